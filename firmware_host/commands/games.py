@@ -1,0 +1,40 @@
+"""``table-companion games``: the games, their player counts and options."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from firmware_host.commands import Subparsers, add_json_flag
+from games import REGISTRY, game_class
+
+
+def register(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("games", help="list the games with player counts and options")
+    add_json_flag(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    classes = [game_class(name) for name in REGISTRY]
+    if args.json:
+        listing = [
+            {
+                "name": cls.NAME,
+                "title": cls.TITLE,
+                "players": [cls.MIN_PLAYERS, cls.MAX_PLAYERS],
+                "options": {k: {"default": o.default, "choices": o.choices, "help": o.help}
+                            for k, o in cls.OPTIONS.items()},
+            }
+            for cls in classes
+        ]
+        print(json.dumps(listing, indent=2))
+        return 0
+    for cls in classes:
+        print(f"{cls.NAME:<12} {cls.TITLE} ({cls.MIN_PLAYERS}-{cls.MAX_PLAYERS} players): "
+              f"{cls.SUMMARY}")
+        for key, option in cls.OPTIONS.items():
+            default = str(option.default).lower() if isinstance(option.default, bool) \
+                else option.default
+            print(f"    {key} = {default}  ({option.allowed()}) {option.help}")
+    return 0
