@@ -1,0 +1,89 @@
+"""The typed events drivers put on the daemon's queue. Drivers know nothing of the games.
+
+Each event is a small frozen value; the daemon dispatches on the type with ``match``.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Control(enum.Enum):
+    """A logical control, whatever hardware provides it (buttons, encoder, serial, keys)."""
+
+    ROLL = "roll"
+    UP = "up"
+    DOWN = "down"
+    SELECT = "select"
+    BACK = "back"
+    HOLD1 = "hold1"
+    HOLD2 = "hold2"
+    HOLD3 = "hold3"
+    HOLD4 = "hold4"
+    HOLD5 = "hold5"
+
+
+@dataclass(frozen=True)
+class DiceRolled:
+    """Dice thrown: by the button roller, entered by hand, or read by a serial device."""
+
+    dice: tuple[int, ...]
+    source: str  # "button", "manual" or "serial"
+
+
+@dataclass(frozen=True)
+class ControlPressed:
+    control: Control
+
+
+@dataclass(frozen=True)
+class ControlHeld:
+    """A long press (the hold time is configurable)."""
+
+    control: Control
+
+
+@dataclass(frozen=True)
+class ControlTurned:
+    """The rotary encoder moved; +1 per detent clockwise, -1 anticlockwise."""
+
+    steps: int
+
+
+@dataclass(frozen=True)
+class CellChanged:
+    """A board sensor settled into a new state (after debounce)."""
+
+    row: int
+    col: int
+    occupied: bool
+
+
+@dataclass(frozen=True)
+class CellFault:
+    """A sensor that is stuck or chattering; ``reason`` says which, for the screen."""
+
+    row: int
+    col: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class DeviceStatus:
+    """A device came, went or failed; ``message`` is one line for the screen and the log."""
+
+    device: str
+    connected: bool
+    message: str
+
+
+Event = (
+    DiceRolled
+    | ControlPressed
+    | ControlHeld
+    | ControlTurned
+    | CellChanged
+    | CellFault
+    | DeviceStatus
+)
