@@ -51,6 +51,8 @@ class Option:
             value = value.lower() == "true"
         elif kind is int and isinstance(value, str) and re.fullmatch(r"-?\d+", value.strip()):
             value = int(value)
+        elif kind is str and type(value) is int:  # `reroll_budget = 8` in a TOML file
+            value = str(value)
         if type(value) is not kind or (self.choices is not None and value not in self.choices):
             raise OptionError(f"option {name!r} cannot be {value!r}: {self.allowed()}")
         return value

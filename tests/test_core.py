@@ -78,6 +78,7 @@ def test_options_are_validated_with_the_allowed_values_named() -> None:
     with pytest.raises(OptionError, match="distinct"):
         HighDie.new(names=["Ann", "Ann"])
     assert HighDie.new(target="5").setup.options == {"target": 5}
+    assert Option("none", "budget", ("none", "8")).validate("budget", 8) == "8"
     assert HighDie.new(names=["Ann", "Bob"]).name(1) == "Bob"
 
 
