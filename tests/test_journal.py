@@ -1,0 +1,332 @@
+"""The journal: commit before show, exact resume, results, standings, damaged files."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_core import HighDie
+
+import games
+from firmware_host.journal import (
+    APPLICATION_ID,
+    Journal,
+    JournalError,
+    PlayedGame,
+    PlayerResult,
+    Standing,
+    night_of,
+    places,
+    standings,
+)
+from games.core import Result
+from games.errors import GameOverError, IllegalAction
+
+CET = timezone(timedelta(hours=1))
+
+
+@pytest.fixture(autouse=True)
+def _highdie_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Resume goes through games.from_json, so the test game must be findable by name."""
+    monkeypatch.setitem(games.REGISTRY, "highdie", "test_core:HighDie")
+
+
+class FakeClock:
+    """Starts at 20:00 on 21 November 2026 (CET) and moves on a minute per reading."""
+
+    def __init__(self, start: datetime = datetime(2026, 11, 21, 20, 0, tzinfo=CET)) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(minutes=1)
+        return self.now
+
+
+def new_game(target: int = 5, names: tuple[str, ...] = ("Ann", "Ben")) -> HighDie:
+    return HighDie.new(names=names, target=target)
+
+
+def play(journal: Journal, game: HighDie, *actions: str) -> None:
+    for action in actions:
+        journal.apply(game, action)
+
+
+def test_a_new_journal_is_versioned_wal_and_ours(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    Journal.open(path).close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert db.execute("PRAGMA user_version").fetchone() == (1,)
+    assert db.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_schema WHERE type='table'")}
+    assert tables == {"games", "actions", "results"}
+
+
+def test_each_action_is_committed_before_apply_returns(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    with Journal.open(path, FakeClock()) as journal:
+        game = new_game()
+        journal.start(game)
+        journal.apply(game, "roll 4")
+        journal.apply(game, "bank")
+        other = sqlite3.connect(path)  # a second reader sees only committed rows
+        rows = other.execute("SELECT seq, action, at FROM actions ORDER BY seq").fetchall()
+        assert rows == [(1, "roll 4", "2026-11-21T20:02:00.000+01:00"),
+                        (2, "bank", "2026-11-21T20:03:00.000+01:00")]
+        assert other.execute("PRAGMA synchronous").fetchone() is not None
+
+
+def test_resume_rebuilds_the_unfinished_game_exactly(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    with Journal.open(path) as journal:
+        game = new_game(target=10)
+        journal.start(game)
+        play(journal, game, "roll 4", "bank", "roll 2", "pass", "roll 6")
+    with Journal.open(path) as journal:
+        resumed = journal.resume()
+    assert resumed is not None
+    assert resumed.to_json() == game.to_json()
+    assert resumed.scores() == (4, 0)
+    assert resumed.legal_actions() == ["bank", "pass"]
+
+
+def test_an_illegal_action_changes_neither_game_nor_file(tmp_path: Path) -> None:
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        game = new_game()
+        journal.start(game)
+        journal.apply(game, "roll 3")
+        with pytest.raises(IllegalAction, match="no dice are due"):
+            journal.apply(game, "roll 5")
+        assert [str(a) for a in game.history] == ["roll 3"]
+        resumed = journal.resume()
+        assert resumed is not None and resumed.to_json() == game.to_json()
+
+
+def test_a_failed_write_leaves_the_game_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    with Journal.open(path) as journal:
+        game = new_game()
+        journal.start(game)
+        journal.apply(game, "roll 3")
+        db = sqlite3.connect(path)
+        db.execute("CREATE TRIGGER full BEFORE INSERT ON actions "
+                   "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+        db.commit()
+        with pytest.raises(JournalError, match=r"j.sqlite3: journal error: database or disk"):
+            journal.apply(game, "bank")
+        assert [str(a) for a in game.history] == ["roll 3"]
+        assert game.scores() == (0, 0)
+
+
+def test_a_game_not_started_here_is_refused(tmp_path: Path) -> None:
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        game = new_game()
+        with pytest.raises(JournalError, match="no game is being played: start one first"):
+            journal.apply(game, "roll 3")
+        assert game.history == []
+        journal.start(game)
+        stranger = new_game()
+        stranger.apply("roll 2")
+        with pytest.raises(JournalError, match="holds 0 actions but this game has 1"):
+            journal.apply(stranger, "bank")
+        assert [str(a) for a in stranger.history] == ["roll 2"]
+        with pytest.raises(JournalError, match=r"game #1 is unfinished: abandon it first"):
+            journal.start(new_game())
+
+
+def test_finishing_records_results_and_ends_the_game(tmp_path: Path) -> None:
+    with Journal.open(tmp_path / "j.sqlite3", FakeClock()) as journal:
+        game = new_game(target=5, names=("Ann", "Ben"))
+        journal.start(game)
+        play(journal, game, "roll 3", "bank", "roll 5", "bank")
+        assert game.is_over
+        assert journal.resume() is None
+        [played] = journal.finished_games()
+    assert played == PlayedGame(
+        id=1, game="highdie", options={"target": 5},
+        started=datetime(2026, 11, 21, 20, 1, tzinfo=CET),
+        ended=datetime(2026, 11, 21, 20, 5, tzinfo=CET),
+        players=(PlayerResult(0, "Ann", 3, 2), PlayerResult(1, "Ben", 5, 1)),
+    )
+    assert played.night == date(2026, 11, 21)
+
+
+def test_undo_takes_back_the_last_action_even_the_winning_one(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    with Journal.open(path) as journal:
+        game = new_game()
+        journal.start(game)
+        play(journal, game, "roll 3", "bank", "roll 5", "bank")
+        assert str(journal.undo(game)) == "bank"
+        assert not game.is_over
+        assert journal.finished_games() == []
+        assert str(journal.undo(game)) == "roll 5"
+        resumed = journal.resume()
+        assert resumed is not None
+        assert [str(a) for a in resumed.history] == ["roll 3", "bank"]
+        journal.undo(game)
+        journal.undo(game)
+        with pytest.raises(GameOverError, match="nothing to undo"):
+            journal.undo(game)
+        resumed = journal.resume()
+        assert resumed is not None and resumed.history == []
+
+
+def test_an_abandoned_game_stays_out_of_resume_and_results(tmp_path: Path) -> None:
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        game = new_game()
+        journal.start(game)
+        journal.apply(game, "roll 3")
+        journal.abandon()
+        assert journal.resume() is None
+        assert journal.finished_games() == []
+        with pytest.raises(JournalError, match="no game is being played"):
+            journal.apply(game, "bank")
+        assert journal.start(new_game()) == 2
+
+
+def test_nights_turn_at_six_in_the_morning() -> None:
+    assert night_of(datetime(2026, 11, 22, 1, 30, tzinfo=CET)) == date(2026, 11, 21)
+    assert night_of(datetime(2026, 11, 22, 5, 59, tzinfo=CET)) == date(2026, 11, 21)
+    assert night_of(datetime(2026, 11, 22, 6, 0, tzinfo=CET)) == date(2026, 11, 22)
+
+
+def test_results_are_grouped_by_night(tmp_path: Path) -> None:
+    clock = FakeClock(datetime(2026, 11, 21, 23, 58, tzinfo=CET))
+    with Journal.open(tmp_path / "j.sqlite3", clock) as journal:
+        for _ in range(2):  # the second game starts after midnight: still the 21st's night
+            game = new_game()
+            journal.start(game)
+            play(journal, game, "roll 5", "bank")
+        clock.now = datetime(2026, 11, 22, 19, 0, tzinfo=CET)
+        game = new_game()
+        journal.start(game)
+        play(journal, game, "roll 1", "pass", "roll 6", "bank")
+        assert journal.nights() == [date(2026, 11, 21), date(2026, 11, 22)]
+        assert [g.id for g in journal.finished_games(date(2026, 11, 21))] == [1, 2]
+        assert [g.id for g in journal.finished_games(date(2026, 11, 22))] == [3]
+
+
+def test_places_follow_competition_ranking() -> None:
+    assert places(Result((7, 3, 7, 1), ((0, 2), (1,), (3,)))) == {0: 1, 2: 1, 1: 3, 3: 4}
+
+
+def test_standings_rank_by_wins_then_opponents_beaten() -> None:
+    start = datetime(2026, 11, 21, 20, 0, tzinfo=CET)
+
+    def game(*players: tuple[str, int]) -> PlayedGame:
+        rows = tuple(PlayerResult(seat, name, 0, place) for seat, (name, place) in
+                     enumerate(players))
+        return PlayedGame(1, "highdie", {}, start, start, rows)
+
+    night = [
+        game(("Ann", 1), ("Ben", 2), ("Cy", 3)),
+        game(("Ben", 1), ("Cy", 1), ("Ann", 3)),
+        game(("Cy", 1), ("Ann", 2)),
+    ]
+    assert standings(night) == [
+        Standing("Cy", played=3, wins=2, beaten=2),
+        Standing("Ann", played=3, wins=1, beaten=2),  # level with Ben: by name
+        Standing("Ben", played=2, wins=1, beaten=2),
+    ]
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.one_of(st.integers(0, 7).map(lambda d: f"roll {d}"),
+                          st.sampled_from(["bank", "pass", "undo"])), max_size=30))
+def test_whatever_is_played_the_journal_replays_to_the_same_game(
+    tmp_path_factory: pytest.TempPathFactory, moves: list[str]
+) -> None:
+    path = tmp_path_factory.mktemp("j") / "j.sqlite3"
+    with Journal.open(path) as journal:
+        game = new_game(target=10)
+        journal.start(game)
+        for move in moves:
+            with contextlib.suppress(IllegalAction):
+                journal.undo(game) if move == "undo" else journal.apply(game, move)
+    with Journal.open(path) as journal:
+        resumed = journal.resume()
+        finished = journal.finished_games()
+    if game.is_over:
+        assert resumed is None
+        assert [p.score for p in finished[0].players] == list(game.scores())
+    else:
+        assert resumed is not None and resumed.to_json() == game.to_json()
+        assert finished == []
+
+
+def test_a_damaged_file_gives_one_clear_line(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    path.write_bytes(b"this is no database at all" * 200)
+    with pytest.raises(JournalError) as err:
+        Journal.open(path)
+    assert str(err.value) == (f"{path}: the journal is damaged (file is not a database); "
+                              "move the file aside and the companion starts a new one")
+
+
+def test_a_truncated_journal_is_reported_as_damaged(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    with Journal.open(path) as journal:
+        for _ in range(30):
+            game = new_game(names=tuple(f"Player number {i}" for i in range(3)))
+            journal.start(game)
+            play(journal, game, "roll 5", "bank")
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2] + b"\xff" * 600 + data[len(data) // 2 + 600:])
+    with pytest.raises(JournalError, match=r"the journal is damaged \("), Journal.open(path) as j:
+        j.finished_games()
+
+
+def test_a_missing_folder_names_the_folder(tmp_path: Path) -> None:
+    path = tmp_path / "nowhere" / "j.sqlite3"
+    with pytest.raises(JournalError, match=rf"check that {tmp_path / 'nowhere'} exists"):
+        Journal.open(path)
+
+
+def test_export_never_creates_a_journal(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    with pytest.raises(JournalError, match="no journal there; give the right --journal PATH"):
+        Journal.open_existing(path)
+    assert not path.exists()
+
+
+def test_another_programs_database_is_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE photos (id INTEGER)")
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError, match="an SQLite file but not a table-companion journal"):
+        Journal.open(path)
+
+
+def test_a_journal_from_a_newer_version_is_not_touched(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    Journal.open(path).close()
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version=7")
+    db.close()
+    with pytest.raises(JournalError, match=r"journal version 7, this one reads up to 1"):
+        Journal.open(path)
+
+
+def test_a_game_the_rules_no_longer_replay_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    with Journal.open(path) as journal:
+        game = new_game()
+        journal.start(game)
+        journal.apply(game, "roll 3")
+    db = sqlite3.connect(path)
+    db.execute("UPDATE actions SET action = 'fold'")
+    db.commit()
+    db.close()
+    with Journal.open(path) as journal, pytest.raises(
+        JournalError, match=r"game #1 cannot be replayed \('fold' is not bank or pass\); abandon"
+    ):
+        journal.resume()
