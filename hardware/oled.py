@@ -1,0 +1,112 @@
+"""An SSD1306 or SH1106 driver that sends only what changed since the last frame.
+
+luma.oled's ``display()`` sends all 1,024 bytes of every frame: about 90 ms at the Pi's
+default 100 kHz I2C. :class:`PagedOled` keeps the pages it last sent and, for each new frame,
+sends only the changed column span of each changed page through the luma device's own
+``command()``/``data()``, and nothing at all for an unchanged frame. luma still does the
+controller's init sequence and rotation; the daemon builds the device with
+:func:`hardware.oled_factory.open_oled`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import luma.core.error
+from PIL import Image
+
+from hardware.display import check_frame
+from hardware.errors import DeviceMissingError
+from hardware.oled_pages import Window, pack_pages, plan_windows, window_data
+
+SSD1306_SET_COLUMNS = 0x21
+SSD1306_SET_PAGES = 0x22
+SH1106_SET_PAGE = 0xB0
+SH1106_SET_LOW_COLUMN = 0x00
+SH1106_SET_HIGH_COLUMN = 0x10
+SH1106_COLUMN_OFFSET = 2
+"""The SH1106 has 132 columns of RAM; a 128-pixel panel shows columns 2 to 129."""
+
+
+class LumaDevice(Protocol):
+    """The part of a luma.oled device the driver uses."""
+
+    def command(self, *cmd: int) -> None: ...
+
+    def data(self, data: Sequence[int]) -> None: ...
+
+    def preprocess(self, image: Image.Image) -> Image.Image: ...
+
+
+class Addressing(Protocol):
+    """How a controller is told where the next data bytes go."""
+
+    window_cost: int
+    """Command bytes one window costs."""
+    multi_page: bool
+    """Whether one window may span several pages."""
+
+    def commands(self, window: Window) -> tuple[int, ...]: ...
+
+
+class SSD1306Addressing:
+    """Horizontal addressing (luma sets it at init): a column range and a page range."""
+
+    window_cost = 6
+    multi_page = True
+
+    def commands(self, window: Window) -> tuple[int, ...]:
+        return (
+            SSD1306_SET_COLUMNS, window.first_col, window.last_col,
+            SSD1306_SET_PAGES, window.first_page, window.last_page,
+        )
+
+
+class SH1106Addressing:
+    """Page addressing only: a page and a start column, each page on its own."""
+
+    window_cost = 3
+    multi_page = False
+
+    def commands(self, window: Window) -> tuple[int, ...]:
+        column = window.first_col + SH1106_COLUMN_OFFSET
+        return (
+            SH1106_SET_PAGE | window.first_page,
+            SH1106_SET_LOW_COLUMN | (column & 0x0F),
+            SH1106_SET_HIGH_COLUMN | (column >> 4),
+        )
+
+
+class PagedOled:
+    """A :class:`~hardware.display.Display` over a luma device that sends only changes.
+
+    The first frame is sent whole, since what the panel shows is not known; after a failed
+    transfer the next frame is sent whole again. A failed transfer raises
+    :class:`~hardware.errors.DeviceMissingError` naming the panel (``name``).
+    """
+
+    def __init__(self, device: LumaDevice, addressing: Addressing, name: str = "OLED") -> None:
+        self._device = device
+        self._addressing = addressing
+        self._name = name
+        self._sent: list[bytes] | None = None
+
+    def show(self, image: Image.Image) -> None:
+        check_frame(image)
+        pages = pack_pages(self._device.preprocess(image))
+        windows = plan_windows(
+            self._sent, pages, self._addressing.window_cost, self._addressing.multi_page
+        )
+        if not windows:
+            return
+        self._sent = None  # if a transfer fails half-way the panel holds an unknown mix
+        try:
+            for window in windows:
+                self._device.command(*self._addressing.commands(window))
+                self._device.data(list(window_data(pages, window)))
+        except (luma.core.error.Error, OSError) as err:
+            raise DeviceMissingError(
+                f"{self._name} stopped answering ({err}); check its wiring and power"
+            ) from err
+        self._sent = pages

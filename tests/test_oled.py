@@ -1,0 +1,326 @@
+"""The page-diff OLED driver: exact bytes on a recording interface, checked against a model
+of the controller's RAM and against luma's own full-frame encoding."""
+
+from __future__ import annotations
+
+import errno
+import sys
+
+import pytest
+from gpiozero import DigitalOutputDevice
+from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from luma.oled.device import ssd1306
+from PIL import Image, ImageDraw
+
+from hardware.display import new_frame
+from hardware.errors import DeviceMissingError, HardwareError
+from hardware.oled_factory import (
+    OledConfig,
+    OledConfigError,
+    build_luma_device,
+    build_oled,
+    open_oled,
+)
+from hardware.oled_mock import RecordingInterface
+from hardware.oled_pages import pack_pages
+
+FULL_FRAME = 1024
+
+
+class PanelRam:
+    """What the controller's RAM holds after the driver's transfers (128 visible columns)."""
+
+    def __init__(self, controller: str) -> None:
+        self.controller = controller
+        self.pages = [bytearray(128) for _ in range(8)]
+
+    def apply(self, transfers: list[tuple[str, bytes]]) -> None:
+        cells: list[tuple[int, int]] = []
+        for kind, payload in transfers:
+            if kind == "command":
+                cells = self._cells(payload)
+            else:
+                exact = self.controller == "ssd1306"  # a window is filled exactly
+                assert len(payload) == len(cells) if exact else len(payload) <= len(cells)
+                for (page, col), byte in zip(cells, payload, strict=False):
+                    self.pages[page][col] = byte
+
+    def _cells(self, cmd: bytes) -> list[tuple[int, int]]:
+        if self.controller == "ssd1306":
+            assert cmd[0] == 0x21 and cmd[3] == 0x22 and len(cmd) == 6
+            return [(page, col) for page in range(cmd[4], cmd[5] + 1)
+                    for col in range(cmd[1], cmd[2] + 1)]
+        assert len(cmd) == 3 and cmd[0] & 0xF0 == 0xB0 and cmd[2] & 0xF0 == 0x10
+        start = (cmd[1] & 0x0F) + ((cmd[2] & 0x0F) << 4) - 2
+        return [(cmd[0] & 0x0F, col) for col in range(start, 128)]  # data may stop early
+
+    def image(self) -> Image.Image:
+        frame = new_frame()
+        for page, row in enumerate(self.pages):
+            for col, byte in enumerate(row):
+                for bit in range(8):
+                    if byte >> bit & 1:
+                        frame.putpixel((col, page * 8 + bit), 1)
+        return frame
+
+
+def fresh(controller: str = "ssd1306", rotate: int = 0):  # type: ignore[no-untyped-def]
+    interface = RecordingInterface()
+    oled = build_oled(OledConfig(controller=controller, rotate=rotate), interface)
+    interface.forget()  # luma's init sequence and clear
+    return oled, interface
+
+
+def test_pack_pages_matches_luma_full_frame_encoding() -> None:
+    frame = new_frame()
+    draw = ImageDraw.Draw(frame)
+    draw.text((3, 5), "Player 2: 47", fill=1)
+    draw.line((0, 63, 127, 0), fill=1)
+    interface = RecordingInterface()
+    device = ssd1306(interface)
+    interface.forget()
+    device.display(frame)
+    assert interface.transfers[-1][1] == b"".join(pack_pages(frame))
+
+
+def test_first_frame_is_sent_whole_and_an_unchanged_frame_sends_nothing() -> None:
+    oled, interface = fresh()
+    frame = new_frame()
+    oled.show(frame)
+    assert interface.transfers == [
+        ("command", bytes([0x21, 0, 127, 0x22, 0, 7])),
+        ("data", bytes(FULL_FRAME)),
+    ]
+    interface.forget()
+    oled.show(frame.copy())
+    assert interface.transfers == []
+
+
+@pytest.mark.parametrize(
+    ("controller", "expected"),
+    [
+        # one 10-column window over pages 2 and 3: 6 command bytes + 20 data bytes
+        ("ssd1306", [("command", bytes([0x21, 10, 19, 0x22, 2, 3])),
+                     ("data", b"\xf0" * 10), ("data-2", b"\x0f" * 10)]),
+        # page addressing, column 10 + offset 2 = 0x0C: one page at a time
+        ("sh1106", [("command", bytes([0xB2, 0x0C, 0x10])), ("data", b"\xf0" * 10),
+                    ("command", bytes([0xB3, 0x0C, 0x10])), ("data", b"\x0f" * 10)]),
+    ],
+)
+def test_a_small_change_sends_exactly_its_column_span(
+    controller: str, expected: list[tuple[str, bytes]]
+) -> None:
+    oled, interface = fresh(controller)
+    frame = new_frame()
+    oled.show(frame)
+    interface.forget()
+    ImageDraw.Draw(frame).rectangle((10, 20, 19, 27), fill=1)  # rows 20-27: pages 2 and 3
+    oled.show(frame)
+    if controller == "ssd1306":  # the two pages travel in one data transfer
+        expected = [expected[0], ("data", expected[1][1] + expected[2][1])]
+    assert interface.transfers == expected
+    assert interface.byte_count() == 26
+
+
+def typical_screen(score: int) -> Image.Image:
+    frame = new_frame()
+    draw = ImageDraw.Draw(frame)
+    draw.text((0, 0), "Sequence Dice", fill=1)
+    draw.line((0, 11, 127, 11), fill=1)
+    draw.text((0, 14), "Turn: Player 2", fill=1)
+    draw.text((0, 26), "Dice: 3 + 5 = 8", fill=1)
+    draw.text((0, 38), f"Score: {score} to 12", fill=1)
+    draw.text((0, 50), "Place on a free 8", fill=1)
+    return frame
+
+
+@pytest.mark.parametrize("controller", ["ssd1306", "sh1106"])
+def test_a_one_line_text_change_costs_under_30_percent_of_a_frame(controller: str) -> None:
+    oled, interface = fresh(controller)
+    oled.show(typical_screen(9))
+    interface.forget()
+    oled.show(typical_screen(11))
+    sent = interface.byte_count()
+    assert 0 < sent <= 0.30 * FULL_FRAME
+    ram = PanelRam(controller)
+    oled2, interface2 = fresh(controller)
+    oled2.show(typical_screen(9))
+    oled2.show(typical_screen(11))
+    ram.apply(interface2.transfers)
+    assert ram.image().tobytes() == typical_screen(11).tobytes()
+
+
+rectangles = st.lists(
+    st.tuples(st.integers(0, 127), st.integers(0, 63), st.integers(0, 127),
+              st.integers(0, 63), st.integers(0, 1)),
+    max_size=4,
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    controller=st.sampled_from(["ssd1306", "sh1106"]),
+    rotate=st.sampled_from([0, 2]),
+    edits=st.lists(rectangles, min_size=1, max_size=4),
+)
+def test_the_panel_always_ends_up_showing_the_last_frame(
+    controller: str, rotate: int, edits: list[list[tuple[int, int, int, int, int]]]
+) -> None:
+    oled, interface = fresh(controller, rotate)
+    ram = PanelRam(controller)
+    frame = new_frame()
+    for edit in edits:
+        draw = ImageDraw.Draw(frame)
+        for x0, y0, x1, y1, fill in edit:
+            draw.rectangle((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)), fill=fill)
+        oled.show(frame)
+    ram.apply(interface.transfers)
+    shown = frame.rotate(180) if rotate == 2 else frame
+    assert ram.image().tobytes() == shown.tobytes()
+
+
+def test_the_worst_case_full_change_costs_no_more_than_luma() -> None:
+    oled, interface = fresh("ssd1306")
+    oled.show(new_frame())
+    interface.forget()
+    full = Image.new("1", (128, 64), 1)
+    oled.show(full)
+    assert interface.transfers == [
+        ("command", bytes([0x21, 0, 127, 0x22, 0, 7])),
+        ("data", b"\xff" * FULL_FRAME),
+    ]
+
+
+def test_the_device_persists_so_exit_does_not_blank_the_score() -> None:
+    interface = RecordingInterface()
+    device = build_luma_device(OledConfig(), interface)
+    assert device.persist is True
+    interface.forget()
+    device.cleanup()  # what luma's exit hook runs
+    assert interface.transfers == []
+
+
+def test_a_wrong_frame_is_refused_with_what_to_draw_on() -> None:
+    oled, interface = fresh()
+    with pytest.raises(ValueError, match=r"mode '1' image of 128x64 pixels, got mode 'RGB'"):
+        oled.show(Image.new("RGB", (128, 64)))
+    assert interface.transfers == []
+
+
+@pytest.mark.parametrize(
+    ("settings_", "message"),
+    [
+        ({"controller": "ssd1309"},
+         "display controller = 'ssd1309' is not supported; use ssd1306 or sh1106"),
+        ({"interface": "uart"}, "display interface = 'uart' is not supported; use i2c or spi"),
+        ({"i2c_address": 0x80},
+         "display i2c_address = 0x80 is not supported; use 0x03 to 0x77 (usually 0x3C)"),
+        ({"rotate": 1}, "display rotate = 1 is not supported; use 0 or 2"),
+    ],
+)
+def test_bad_settings_name_the_setting_and_the_choices(
+    settings_: dict[str, object], message: str
+) -> None:
+    with pytest.raises(OledConfigError) as raised:
+        OledConfig(**settings_)  # type: ignore[arg-type]
+    assert str(raised.value) == message
+
+
+def test_a_missing_i2c_bus_says_how_to_enable_it() -> None:
+    with pytest.raises(DeviceMissingError) as raised:
+        open_oled(OledConfig(i2c_bus=97))
+    assert str(raised.value).startswith("SSD1306 on I2C bus 97 at 0x3C: /dev/i2c-97 not found")
+    assert "raspi-config" in str(raised.value)
+
+
+class SilentBus:
+    """An smbus with nothing at the address: every write is NACKed."""
+
+    def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
+        raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
+
+def test_nothing_at_the_address_names_the_address_and_i2cdetect() -> None:
+    with pytest.raises(DeviceMissingError) as raised:
+        open_oled(OledConfig(i2c_address=0x3D), smbus=SilentBus())
+    text = str(raised.value)
+    assert text.startswith("SSD1306 on I2C bus 1 at 0x3D: nothing answers")
+    assert "sudo i2cdetect -y 1" in text
+    assert isinstance(raised.value, OSError)
+
+
+class FakeSpiDev:
+    def __init__(self) -> None:
+        self.written: list[int] = []
+        self.opened: tuple[int, int] | None = None
+        self.max_speed_hz = 0
+
+    def open(self, port: int, device: int) -> None:
+        self.opened = (port, device)
+
+    def writebytes(self, data: list[int]) -> None:
+        self.written.extend(data)
+
+    def close(self) -> None:
+        self.opened = None
+
+
+def test_spi_drives_dc_and_reset_through_the_given_pin_factory() -> None:
+    factory = MockFactory()
+    spidev = FakeSpiDev()
+    config = OledConfig(controller="sh1106", interface="spi", spi_device=1, dc_pin=22,
+                        reset_pin=27, rotate=0)
+    oled = open_oled(config, spidev=spidev, pin_factory=factory)
+    assert spidev.opened == (0, 1) and spidev.max_speed_hz == 8_000_000
+    assert factory.pin(27).state is True  # reset released
+    spidev.written.clear()
+    frame = new_frame()
+    frame.putpixel((0, 0), 1)
+    oled.show(frame)
+    assert factory.pin(22).state is True  # data mode after the last transfer
+    assert len(spidev.written) == 8 * (3 + 128)  # first frame: all pages
+
+
+def test_a_pin_in_use_is_named() -> None:
+    factory = MockFactory()
+    blocker = DigitalOutputDevice(24, pin_factory=factory)
+    with pytest.raises(HardwareError) as raised:
+        open_oled(OledConfig(interface="spi"), spidev=FakeSpiDev(), pin_factory=factory)
+    blocker.close()
+    assert "GPIO24" in str(raised.value)
+
+
+def test_missing_spidev_package_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "spidev", None)
+    with pytest.raises(DeviceMissingError) as raised:
+        open_oled(OledConfig(interface="spi"), pin_factory=MockFactory())
+    assert str(raised.value) == (
+        "SSD1306 on SPI 0.0 (DC GPIO24): the Python package spidev is missing; install it "
+        "(sudo apt install python3-spidev, or pip install spidev)"
+    )
+
+
+class FailingInterface(RecordingInterface):
+    fail = False
+
+    def data(self, data: object) -> None:
+        if self.fail:
+            raise OSError(errno.EIO, "Input/output error")
+        super().data(data)  # type: ignore[arg-type]
+
+
+def test_a_failed_transfer_names_the_panel_and_the_next_frame_goes_whole() -> None:
+    interface = FailingInterface()
+    oled = build_oled(OledConfig(), interface)
+    frame = new_frame()
+    oled.show(frame)
+    interface.fail = True
+    frame.putpixel((5, 5), 1)
+    with pytest.raises(DeviceMissingError, match=r"^SSD1306 on I2C bus 1 at 0x3C stopped"):
+        oled.show(frame)
+    interface.fail = False
+    interface.forget()
+    oled.show(frame)
+    assert interface.byte_count() == 6 + FULL_FRAME
