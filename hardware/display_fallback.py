@@ -1,0 +1,90 @@
+"""Keep the game going when the OLED is missing at start or drops off the bus.
+
+:class:`FallbackDisplay` shows every frame on the OLED while it answers and on a fallback
+view (the terminal, or PNG frames on a headless Pi) while it does not. It never waits: the
+daemon calls :meth:`FallbackDisplay.tick` from its loop with the time, and a retry to open
+the panel happens only when that time has reached the back-off schedule. No threads, no
+sleeps, so tests drive it with plain numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PIL import Image
+
+from hardware.backoff import Backoff
+from hardware.display import Display, check_frame
+from hardware.driver_types import Emit
+from hardware.errors import HardwareError
+from hardware.events import DeviceStatus
+
+DEVICE = "oled"
+
+
+class FallbackDisplay:
+    """A :class:`~hardware.display.Display` that opens the OLED with ``open_panel`` when it
+    can and reports each change of state as a :class:`~hardware.events.DeviceStatus`.
+
+    ``name`` says which panel in the ready message (``OledConfig.describe()``).
+    ``open_panel`` is called only from :meth:`tick`; it raises a
+    :class:`~hardware.errors.HardwareError` or ``OSError`` with a one-line message when the
+    panel cannot be had. The same message is not reported twice in a row.
+    """
+
+    def __init__(
+        self,
+        open_panel: Callable[[], Display],
+        fallback: Display,
+        emit: Emit,
+        backoff: Backoff | None = None,
+        name: str = "OLED",
+    ) -> None:
+        self._open_panel = open_panel
+        self._name = name
+        self._fallback = fallback
+        self._emit = emit
+        self._backoff = backoff or Backoff(first=2.0, ceiling=60.0)
+        self._panel: Display | None = None
+        self._retry_at: float | None = None  # None: try at the next tick
+        self._last_frame: Image.Image | None = None
+        self._reported: DeviceStatus | None = None
+
+    @property
+    def connected(self) -> bool:
+        return self._panel is not None
+
+    def tick(self, now: float) -> None:
+        """Try to open the panel if it is missing and its retry time has come."""
+        if self._panel is not None or (self._retry_at is not None and now < self._retry_at):
+            return
+        try:
+            panel = self._open_panel()
+            if self._last_frame is not None:
+                panel.show(self._last_frame)
+        except (HardwareError, OSError) as err:
+            self._retry_at = now + self._backoff.next_delay()
+            self._report(False, f"{err}; showing the screen elsewhere and retrying")
+            return
+        self._panel = panel
+        self._backoff.reset()
+        self._retry_at = None
+        self._report(True, f"{self._name} ready")
+
+    def show(self, image: Image.Image) -> None:
+        check_frame(image)
+        self._last_frame = image.copy()
+        if self._panel is not None:
+            try:
+                self._panel.show(image)
+                return
+            except (HardwareError, OSError) as err:
+                self._panel = None
+                self._report(False, f"{err}; showing the screen elsewhere and retrying")
+        self._fallback.show(image)
+
+    def _report(self, connected: bool, message: str) -> None:
+        status = DeviceStatus(DEVICE, connected, message)
+        if status != self._reported:
+            self._reported = status
+            self._emit(status)
