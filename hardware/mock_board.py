@@ -1,0 +1,90 @@
+"""A simulated reed-switch board on gpiozero's mock pins, for the tests and the simulator.
+
+Put a magnet on a cell and its column reads low while its row is driven low, exactly as the
+real matrix of :mod:`hardware.matrix` behaves. Build the board on the factory *before* the
+:class:`~hardware.matrix.ReedMatrix` that uses the same pins: the column pins must be this
+module's kind, and gpiozero hands an existing pin to whoever asks next.
+
+With ``diodes=False`` the board behaves like one built without its diodes: current flows
+back through any closed switch, so a column reads low whenever closed switches link it to the
+driven row through other rows and columns. Three magnets at the corners of a rectangle then
+make the fourth corner read occupied too (ghosting).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from gpiozero.pins.mock import MockFactory, MockPin
+
+
+class _ColumnPin(MockPin):  # type: ignore[misc]  # gpiozero is untyped
+    """A column input whose level the board computes from the magnets and the row pins."""
+
+    def __init__(self, factory: Any, info: Any, board: MockBoard, col: int) -> None:
+        super().__init__(factory, info)
+        self.board = board
+        self.col = col
+
+    def _get_state(self) -> Any:
+        if self._function == "input" and self.board.pulls_low(self.col):
+            return False
+        return super()._get_state()
+
+
+class MockBoard:
+    """Magnets on a ``len(rows)`` x ``len(cols)`` board wired to pins of ``factory``."""
+
+    def __init__(self, factory: MockFactory, rows: Sequence[int], cols: Sequence[int], *,
+                 diodes: bool = True) -> None:
+        self.shape = (len(rows), len(cols))
+        self.diodes = diodes
+        self.magnets: set[tuple[int, int]] = set()
+        self._rows = [factory.pin(pin) for pin in rows]
+        self._cols = [factory.pin(pin, pin_class=_ColumnPin, board=self, col=index)
+                      for index, pin in enumerate(cols)]
+        for pin, column in zip(cols, self._cols, strict=True):
+            if not isinstance(column, _ColumnPin) or column.board is not self:
+                raise ValueError(f"GPIO{pin} was already made by this factory; build the "
+                                 "MockBoard before any device on its pins")
+
+    def place(self, row: int, col: int) -> None:
+        """Put a magnet (a piece) on the cell."""
+        self._check(row, col)
+        self.magnets.add((row, col))
+
+    def lift(self, row: int, col: int) -> None:
+        """Take the magnet off the cell (nothing happens if there was none)."""
+        self._check(row, col)
+        self.magnets.discard((row, col))
+
+    def set(self, cells: Iterable[tuple[int, int]]) -> None:
+        """Replace every magnet on the board."""
+        cells = set(cells)
+        for cell in cells:
+            self._check(*cell)
+        self.magnets = cells
+
+    def pulls_low(self, col: int) -> bool:
+        """Whether some driven-low row reaches column ``col`` through closed switches."""
+        if self.diodes:
+            return any(c == col and self._driven_low(r) for r, c in self.magnets)
+        reached_cols: set[int] = set()
+        frontier = {r for r in range(self.shape[0]) if self._driven_low(r)}
+        seen_rows = set(frontier)
+        while frontier:
+            cols = {c for r, c in self.magnets if r in frontier} - reached_cols
+            reached_cols |= cols
+            frontier = {r for r, c in self.magnets if c in cols} - seen_rows
+            seen_rows |= frontier
+        return col in reached_cols
+
+    def _driven_low(self, row: int) -> bool:
+        pin = self._rows[row]
+        return bool(pin.function == "output" and not pin.state)
+
+    def _check(self, row: int, col: int) -> None:
+        rows, cols = self.shape
+        if not (0 <= row < rows and 0 <= col < cols):
+            raise ValueError(f"no cell ({row}, {col}) on a {rows}x{cols} board")

@@ -1,0 +1,134 @@
+"""Menu controls on gpiozero's mock pins: buttons, holds, the rotary encoder, no threads."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from gpiozero import InputDevice
+from gpiozero.pins.mock import MockFactory
+
+from hardware.controls import Controls
+from hardware.errors import PinInUseError
+from hardware.events import Control, ControlHeld, ControlPressed, ControlTurned, Event
+from hardware.manual_clock import ManualClock
+
+BUTTONS = {Control.UP: 5, Control.DOWN: 6, Control.SELECT: 13, Control.BACK: 19}
+HOLDS = {Control.HOLD1: 4, Control.HOLD2: 16, Control.HOLD3: 18, Control.HOLD4: 26,
+         Control.HOLD5: 27}
+ENCODER = (22, 23)
+
+
+@pytest.fixture
+def factory() -> MockFactory:
+    return MockFactory()
+
+
+def press(factory: MockFactory, controls: Controls, clock: ManualClock, pin: int,
+          seconds: float = 0.1) -> None:
+    """Press for ``seconds`` and release, polling every 10 ms."""
+    factory.pin(pin).drive_low()
+    for _ in range(round(seconds / 0.01)):
+        controls.poll()
+        clock.advance(0.01)
+    factory.pin(pin).drive_high()
+    for _ in range(5):
+        controls.poll()
+        clock.advance(0.01)
+
+
+def detent(factory: MockFactory, first: int, second: int) -> None:
+    """One full quadrature cycle: ``first`` leads ``second``."""
+    a, b = factory.pin(first), factory.pin(second)
+    a.drive_low()
+    b.drive_low()
+    a.drive_high()
+    b.drive_high()
+
+
+def test_each_button_is_its_control(factory: MockFactory) -> None:
+    events: list[Event] = []
+    clock = ManualClock()
+    controls = Controls({**BUTTONS, **HOLDS}, factory, events.append, ticks=clock)
+    for pin in (*BUTTONS.values(), *HOLDS.values()):
+        press(factory, controls, clock, pin)
+    assert events == [ControlPressed(c) for c in (
+        Control.UP, Control.DOWN, Control.SELECT, Control.BACK, Control.HOLD1, Control.HOLD2,
+        Control.HOLD3, Control.HOLD4, Control.HOLD5)]
+
+
+def test_a_button_without_a_hold_time_acts_when_its_press_settles(factory: MockFactory) -> None:
+    events: list[Event] = []
+    clock = ManualClock()
+    controls = Controls({Control.UP: 5}, factory, events.append, ticks=clock)
+    factory.pin(5).drive_low()
+    controls.poll()
+    clock.advance(0.015)
+    controls.poll()
+    assert events == []
+    clock.advance(0.01)
+    controls.poll()
+    assert events == [ControlPressed(Control.UP)]
+
+
+def test_a_button_with_a_hold_time_clicks_or_holds(factory: MockFactory) -> None:
+    events: list[Event] = []
+    clock = ManualClock()
+    controls = Controls(BUTTONS, factory, events.append, ticks=clock,
+                        hold_times={Control.SELECT: 0.8})
+    press(factory, controls, clock, 13, seconds=0.3)
+    assert events == [ControlPressed(Control.SELECT)]
+    press(factory, controls, clock, 13, seconds=2.0)
+    assert events == [ControlPressed(Control.SELECT), ControlHeld(Control.SELECT)]
+    press(factory, controls, clock, 19, seconds=2.0)  # BACK has no hold time: a press
+    assert events[-1] == ControlPressed(Control.BACK)
+
+
+def test_the_encoder_turns_one_step_per_detent(factory: MockFactory) -> None:
+    events: list[Event] = []
+    controls = Controls({Control.SELECT: 13}, factory, events.append, encoder=ENCODER,
+                        ticks=ManualClock())
+    detent(factory, *ENCODER)
+    detent(factory, *ENCODER)
+    detent(factory, *reversed(ENCODER))
+    assert events == [ControlTurned(1), ControlTurned(1), ControlTurned(-1)]
+    controls.close()
+
+
+def test_encoder_contact_bounce_adds_no_steps(factory: MockFactory) -> None:
+    events: list[Event] = []
+    controls = Controls({}, factory, events.append, encoder=ENCODER, ticks=ManualClock())
+    a, b = factory.pin(ENCODER[0]), factory.pin(ENCODER[1])
+    a.drive_low()
+    a.drive_high()  # a bounce back to rest
+    a.drive_low()
+    b.drive_low()
+    b.drive_high()  # a bounce on B mid-way
+    b.drive_low()
+    a.drive_high()
+    b.drive_high()
+    assert events == [ControlTurned(1)]
+    controls.close()
+
+
+def test_the_full_set_of_inputs_starts_no_thread(factory: MockFactory) -> None:
+    before = threading.active_count()
+    controls = Controls({**BUTTONS, **HOLDS}, factory, lambda event: None,
+                        encoder=ENCODER, ticks=ManualClock())
+    assert threading.active_count() == before
+    controls.close()
+
+
+def test_a_pin_used_twice_is_named_and_nothing_is_left_claimed(factory: MockFactory) -> None:
+    with pytest.raises(PinInUseError) as caught:
+        Controls({Control.UP: 5, Control.DOWN: 5}, factory, lambda event: None)
+    assert str(caught.value) == (
+        "DOWN button on GPIO5: GPIO5 is already used by another part; give each part its "
+        "own pin in the pin map (table-companion wiring shows them)")
+    assert isinstance(caught.value, OSError)
+    InputDevice(5, pin_factory=factory).close()  # the UP button was closed again
+
+
+def test_roll_belongs_to_the_dice_button(factory: MockFactory) -> None:
+    with pytest.raises(ValueError, match="ROLL is the dice button's"):
+        Controls({Control.ROLL: 17}, factory, lambda event: None)
