@@ -17,7 +17,7 @@ from hardware.backoff import Backoff
 from hardware.display import Display, check_frame
 from hardware.driver_types import Emit
 from hardware.errors import HardwareError
-from hardware.events import DeviceStatus
+from hardware.status_reporter import StatusReporter
 
 DEVICE = "oled"
 
@@ -43,12 +43,11 @@ class FallbackDisplay:
         self._open_panel = open_panel
         self._name = name
         self._fallback = fallback
-        self._emit = emit
+        self._status = StatusReporter(DEVICE, emit)
         self._backoff = backoff or Backoff(first=2.0, ceiling=60.0)
         self._panel: Display | None = None
         self._retry_at: float | None = None  # None: try at the next tick
         self._last_frame: Image.Image | None = None
-        self._reported: DeviceStatus | None = None
 
     @property
     def connected(self) -> bool:
@@ -64,12 +63,12 @@ class FallbackDisplay:
                 panel.show(self._last_frame)
         except (HardwareError, OSError) as err:
             self._retry_at = now + self._backoff.next_delay()
-            self._report(False, f"{err}; showing the screen elsewhere and retrying")
+            self._status.report(False, f"{err}; showing the screen elsewhere and retrying")
             return
         self._panel = panel
         self._backoff.reset()
         self._retry_at = None
-        self._report(True, f"{self._name} ready")
+        self._status.report(True, f"{self._name} ready")
 
     def show(self, image: Image.Image) -> None:
         check_frame(image)
@@ -80,11 +79,5 @@ class FallbackDisplay:
                 return
             except (HardwareError, OSError) as err:
                 self._panel = None
-                self._report(False, f"{err}; showing the screen elsewhere and retrying")
+                self._status.report(False, f"{err}; showing the screen elsewhere and retrying")
         self._fallback.show(image)
-
-    def _report(self, connected: bool, message: str) -> None:
-        status = DeviceStatus(DEVICE, connected, message)
-        if status != self._reported:
-            self._reported = status
-            self._emit(status)
