@@ -126,6 +126,11 @@ def lines(length: int) -> tuple[tuple[Cell, ...], ...]:
     return tuple(found)
 
 
+def a_number(number: int) -> str:
+    """``a 2``, ``an 8``, ``an 11``: a number as a sentence says it."""
+    return f"an {number}" if number in (8, 11) else f"a {number}"
+
+
 def seat_colours(players: int) -> tuple[int, ...]:
     """Each seat's colour: one each, except four players, who are two teams (1+3, 2+4)."""
     return (0, 1, 0, 1) if players == 4 else tuple(range(players))
@@ -350,14 +355,14 @@ class SequenceDice(GameState[ChipMove]):
         mine = self.colour(self.turn)
         if action.verb is not verb:
             why = f"a roll of {total} {self._duty(total, verb)}, it does not {action.verb.value}"
+        elif total not in (DEFENSIVE, WILD) and cell.number != total:
+            why = f"{cell} is {a_number(cell.number)}, the roll is {total}"
         elif holder is None and verb is not Verb.PLACE:
             why = f"{cell} is empty"
         elif holder == mine:
             why = f"{cell} holds your own chip"
         elif holder is not None and verb is Verb.PLACE:
             why = f"{cell} is taken: {self.colour_label(holder)} holds it"
-        elif total not in (DEFENSIVE, WILD) and cell.number != total:
-            why = f"{cell} is a {cell.number}, the roll is {total}"
         elif verb is Verb.REMOVE:
             why = f"{cell} is a {cell.number} cell: a defensive 10 cannot clear 2 or 12 cells"
         else:
@@ -376,7 +381,7 @@ class SequenceDice(GameState[ChipMove]):
             return f"places a chip on {where}"
         if total == WILD:
             return "replaces an opponent chip: the board is full"
-        return f"replaces an opponent chip on a {total}: all four are covered"
+        return f"replaces an opponent chip: all four {total}s are covered"
 
     def scores(self) -> tuple[int, ...]:
         runs = [self.longest_run(colour) for colour in range(len(set(self.colours)))]
