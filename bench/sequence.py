@@ -1,0 +1,60 @@
+"""Sequence Dice: seeded random full games per second and their length, as JSON.
+
+Random play rolls random dice in the ROLL phase and picks a random legal action in the MOVE
+phase, for each player count and sequence length; the same seed gives the same games.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+
+from games.core import Phase
+from games.sequence import SequenceDice
+
+GAMES = 60
+SEED = 2024
+
+
+def play(players: int, length: int, rng: random.Random) -> int:
+    """One random game to its end; returns the number of actions played."""
+    state = SequenceDice.new(players, sequence_length=length)
+    while not state.is_over:
+        if state.phase is Phase.ROLL:
+            state.roll(rng.randint(1, 6), rng.randint(1, 6))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    return len(state.history)
+
+
+def main() -> None:
+    rng = random.Random(SEED)
+    configs = []
+    total_games, total_seconds = 0, 0.0
+    for players in (2, 3, 4):
+        for length in (5, 6):
+            started = time.perf_counter()
+            actions = [play(players, length, rng) for _ in range(GAMES)]
+            seconds = time.perf_counter() - started
+            total_games += GAMES
+            total_seconds += seconds
+            configs.append({
+                "players": players,
+                "sequence_length": length,
+                "games_per_second": round(GAMES / seconds, 1),
+                "mean_actions": round(statistics.mean(actions), 1),
+                "max_actions": max(actions),
+            })
+    print(json.dumps({
+        "bench": "sequence",
+        "seed": SEED,
+        "games": total_games,
+        "games_per_second": round(total_games / total_seconds, 1),
+        "configs": configs,
+    }))
+
+
+if __name__ == "__main__":
+    main()
