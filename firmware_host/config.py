@@ -1,0 +1,293 @@
+"""The daemon's settings: a TOML file read once at start into frozen dataclasses.
+
+No file at the default path means the built-in defaults, so a fresh install runs. A file
+that is wrong raises :class:`ConfigError` whose message names the file, the line, the key and
+what is allowed, because the person fixing it has only that one line on the console.
+Game variants are checked by the game's own option validation, so the rules stay the one
+authority on what a variant may be.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from firmware_host.commands import UsageError
+from games import game_class
+from games.core import Setup
+from games.errors import OptionError, UnknownGameError
+from hardware.oled_factory import CONTROLLERS, INTERFACES, OledConfig, OledConfigError
+
+DEFAULT_PATH = Path("/etc/table-companion/config.toml")
+EMULATOR = "emulator"
+DISPLAY_TYPES = (*CONTROLLERS, EMULATOR)
+# [display] keys that differ from OledConfig's field names; the others are the same
+DISPLAY_KEYS = {"type": "controller", "bus": "interface"}
+
+
+class ConfigError(UsageError, ValueError):
+    """The configuration file cannot be used; the message says where and why."""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """The game the menu offers first, with its variants as the game names them."""
+
+    name: str = "dalmatian"
+    variants: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the daemon reads from its file; the defaults are a working setup."""
+
+    pin_map: str = "default"
+    players: tuple[str, ...] = ("P1", "P2")
+    display: OledConfig | None = field(default_factory=OledConfig)  # None: emulated screen
+    game: GameConfig = GameConfig()
+    journal: Path = Path("/var/lib/table-companion/journal.sqlite3")
+    hint: bool = True
+
+    def names_for(self, count: int) -> tuple[str, ...]:
+        """``count`` player names: the configured ones first, then P<seat> for the rest."""
+        names = list(self.players[:count])
+        number = len(names)
+        while len(names) < count:
+            number += 1
+            if f"P{number}" not in names:
+                names.append(f"P{number}")
+        return tuple(names)
+
+    def setup(self, game: str | None = None, players: int | None = None) -> Setup:
+        """A validated Setup for ``game`` (default: the configured one) with named players.
+
+        The configured variants apply to the configured game only; without a player count,
+        as many configured players as the game allows take part.
+        """
+        cls = game_class(game or self.game.name)
+        variants = self.game.variants if cls is game_class(self.game.name) else {}
+        count = players if players is not None else _clamp(
+            len(self.players), cls.MIN_PLAYERS, cls.MAX_PLAYERS
+        )
+        return cls.make_setup(count, self.names_for(count), variants)
+
+
+def load(path: Path | None = None) -> Config:
+    """The config at ``path``, or at :data:`DEFAULT_PATH` (defaults when that is absent)."""
+    if path is None:
+        if not DEFAULT_PATH.exists():
+            return Config()
+        path = DEFAULT_PATH
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file; give an existing --config file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        reason = getattr(err, "strerror", None) or str(err)
+        raise ConfigError(f"{path}: cannot be read ({reason})") from None
+    return parse(text, path)
+
+
+def parse(text: str, path: Path) -> Config:
+    """A Config from TOML ``text``; ``path`` names the file in errors and anchors paths."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(_syntax_message(path, str(err))) from None
+    return _Reader(text, path).config(data)
+
+
+def _syntax_message(path: Path, message: str) -> str:
+    match = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
+    if match is None:
+        return f"{path}: not valid TOML: {message}"
+    where = f"line {match.group(1)}, column {match.group(2)}"
+    return f"{path}, {where}: not valid TOML: {message[: match.start()]}"
+
+
+T = TypeVar("T")
+
+
+class _Reader:
+    """Reads the parsed tables key by key, turning every problem into a located message."""
+
+    def __init__(self, text: str, path: Path) -> None:
+        self.text = text
+        self.path = path
+
+    def fail(self, keys: tuple[str, ...], problem: str) -> ConfigError:
+        line = find_line(self.text, keys)
+        where = f"{self.path}, line {line}" if line is not None else str(self.path)
+        return ConfigError(f"{where}: {'.'.join(keys)}: {problem}")
+
+    def table(self, data: Mapping[str, Any], keys: tuple[str, ...],
+              known: tuple[str, ...]) -> Mapping[str, Any]:
+        for key in data:
+            if key not in known:
+                raise self.fail((*keys, key), f"unknown key; allowed keys: {', '.join(known)}")
+        return data
+
+    def value(self, data: Mapping[str, Any], keys: tuple[str, ...], kind: type[T],
+              default: T, check: Callable[[T], str | None] = lambda _: None) -> T:
+        if keys[-1] not in data:
+            return default
+        value = data[keys[-1]]
+        if type(value) is not kind:
+            shown = _KIND_NAMES[kind]
+            raise self.fail(keys, f"{_toml(value)} is not {shown}; write e.g. {_toml(default)}")
+        problem = check(value)
+        if problem is not None:
+            raise self.fail(keys, f"{_toml(value)} is not allowed: {problem}")
+        return value
+
+    def config(self, data: Mapping[str, Any]) -> Config:
+        top = self.table(data, (), ("pin_map", "players", "journal", "hint", "display", "game"))
+        base = Config()
+        players = self.players(top)
+        journal = self.value(top, ("journal",), str, str(base.journal), _not_empty)
+        return Config(
+            pin_map=self.value(top, ("pin_map",), str, base.pin_map, _pin_map_name),
+            players=players,
+            display=self.display(self.subtable(top, ("display",))),
+            game=self.game(self.subtable(top, ("game",)), players) if "game" in top
+            else GameConfig(),
+            journal=self.path.parent / Path(journal).expanduser(),
+            hint=self.value(top, ("hint",), bool, base.hint),
+        )
+
+    def subtable(self, parent: Mapping[str, Any], keys: tuple[str, ...]) -> Mapping[str, Any]:
+        table = parent.get(keys[-1], {})
+        if not isinstance(table, dict):
+            name = ".".join(keys)
+            raise self.fail(keys, f"{_toml(table)} is not a table; write a [{name}] section")
+        return table
+
+    def players(self, top: Mapping[str, Any]) -> tuple[str, ...]:
+        names = self.value(top, ("players",), list, list(Config().players))
+        if not names or not all(isinstance(n, str) and n.strip() for n in names):
+            raise self.fail(("players",), f"{_toml(names)} is not allowed: "
+                            'a list of non-empty names, e.g. ["Ann", "Ben"]')
+        stripped = tuple(n.strip() for n in names)
+        if len(set(stripped)) != len(stripped):
+            raise self.fail(("players",), f"{_toml(names)} is not allowed: names must differ")
+        return stripped
+
+    def display(self, table: Mapping[str, Any]) -> OledConfig | None:
+        """The panel's settings, checked by the OLED driver's own config; None to emulate."""
+        base = OledConfig()
+        fields = {DISPLAY_KEYS.get(key, key): key for key in ("type", "bus", *(
+            name for name in base.__dataclass_fields__ if name not in DISPLAY_KEYS.values()))}
+        self.table(table, ("display",), tuple(fields.values()))
+        kind = self.value(table, ("display", "type"), str, base.controller, _one_of(DISPLAY_TYPES))
+        values: dict[str, Any] = {
+            "controller": base.controller if kind == EMULATOR else kind,
+            "interface": self.value(table, ("display", "bus"), str, base.interface,
+                                    _one_of(INTERFACES)),
+        }
+        for name, key in fields.items():
+            if name not in values:
+                values[name] = self.value(table, ("display", key), int, getattr(base, name))
+        try:
+            oled = OledConfig(**values)
+        except OledConfigError as err:
+            field_name = re.match(r"display (\w+)", str(err))
+            key = fields.get(field_name.group(1), "type") if field_name else "type"
+            problem = str(err).partition(" = ")[2] or str(err)
+            raise self.fail(("display", key), problem) from None
+        return None if kind == EMULATOR else oled
+
+    def game(self, table: Mapping[str, Any], players: tuple[str, ...]) -> GameConfig:
+        """The [game] table checked by the game's own rules (the default needs no check)."""
+        self.table(table, ("game",), ("name", "variants"))
+        name = self.value(table, ("game", "name"), str, GameConfig().name)
+        try:
+            cls = game_class(name)
+        except UnknownGameError as err:
+            raise self.fail(("game", "name"), str(err)) from None
+        variants = dict(self.subtable(table, ("game", "variants")))
+        for key, value in variants.items():
+            if key not in cls.OPTIONS:
+                known = ", ".join(cls.OPTIONS) or "none"
+                raise self.fail(("game", "variants", key),
+                                f"{cls.TITLE} has no such variant; variants: {known}")
+            try:
+                variants[key] = cls.OPTIONS[key].validate(key, value)
+            except OptionError as err:
+                raise self.fail(("game", "variants", key), str(err)) from None
+        config = Config(players=players, game=GameConfig(cls.NAME, variants))
+        try:
+            config.setup()
+        except OptionError as err:
+            raise self.fail(("game",), str(err)) from None
+        return config.game
+
+
+_KIND_NAMES: dict[type, str] = {
+    str: "a string", int: "an integer", bool: "true or false", list: "a list",
+}
+
+
+def _toml(value: Any) -> str:
+    """A value written the way the file would write it, for messages."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def _one_of(choices: tuple[str, ...]) -> Callable[[str], str | None]:
+    return lambda value: None if value in choices else "allowed " + " | ".join(choices)
+
+
+def _not_empty(value: str) -> str | None:
+    return None if value.strip() else "a file path is needed"
+
+
+def _pin_map_name(value: str) -> str | None:
+    if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", value):
+        return None
+    return "a pin map name (letters, digits, '-' and '_'), e.g. \"default\""
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(high, value))
+
+
+def find_line(text: str, keys: tuple[str, ...]) -> int | None:
+    """The 1-based line where ``keys`` (a dotted key path) is set or its table begins.
+
+    The exact key wins; otherwise the line of the nearest enclosing key or table (an inline
+    table, an array, or a ``[table]`` header), so a message always points somewhere useful.
+    """
+    best: tuple[int, int] | None = None  # (matched depth, line)
+    table: tuple[str, ...] = ()
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        header = re.fullmatch(r"\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?", stripped)
+        if header:
+            table = _split_key(header.group(1))
+            found = table
+        else:
+            assignment = re.match(r"((?:[A-Za-z0-9_\-\s.]|\"[^\"]*\"|'[^']*')+?)\s*=", stripped)
+            if assignment is None or stripped.startswith("#"):
+                continue
+            found = (*table, *_split_key(assignment.group(1)))
+        if found == keys[: len(found)] and (best is None or len(found) > best[0]):
+            best = (len(found), number)
+            if len(found) == len(keys):
+                return number
+    return best[1] if best is not None and best[0] > 0 else None
+
+
+def _split_key(dotted: str) -> tuple[str, ...]:
+    parts = re.findall(r"\"([^\"]*)\"|'([^']*)'|([^.\s]+)", dotted)
+    return tuple(next((p for p in part if p), "") for part in parts)

@@ -1,0 +1,196 @@
+"""The config file: defaults without one, and every mistake located by file, line and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_host import config as config_module
+from firmware_host.config import Config, ConfigError, GameConfig, find_line, load, parse
+from hardware.oled_factory import OledConfig
+
+ROOT = Path(__file__).parent.parent
+FILE = Path("/etc/table-companion/config.toml")
+
+
+def error_of(text: str) -> str:
+    with pytest.raises(ConfigError) as err:
+        parse(text, FILE)
+    return str(err.value)
+
+
+def test_no_file_at_the_default_path_means_the_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(config_module, "DEFAULT_PATH", tmp_path / "absent.toml")
+    assert load() == Config()
+    assert Config().journal == Path("/var/lib/table-companion/journal.sqlite3")
+    assert Config().display == OledConfig(controller="ssd1306", interface="i2c", i2c_bus=1,
+                                          i2c_address=0x3C)
+
+
+def test_the_shipped_example_states_the_defaults() -> None:
+    pytest.importorskip("games.dalmatian", reason="the example names Dalmatian, not built yet")
+    assert load(ROOT / "systemd" / "config.toml") == Config()
+
+
+def test_an_empty_file_is_the_defaults_too() -> None:
+    assert parse("", FILE) == Config()
+
+
+def test_a_full_file_is_read_into_typed_values(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(
+        'pin_map = "hat-v2"\n'
+        'players = ["Ann", " Ben "]\n'
+        'journal = "state/journal.sqlite3"\n'
+        "hint = false\n"
+        "[display]\n"
+        'type = "sh1106"\n'
+        'bus = "spi"\n'
+        "rotate = 2\n"
+        "[game]\n"
+        'name = "Centennial"\n'
+        "[game.variants]\n"
+        'mode = "declare"\n'
+        'dice_reuse = "false"\n'
+    )
+    assert load(path) == Config(
+        pin_map="hat-v2",
+        players=("Ann", "Ben"),
+        journal=tmp_path / "state" / "journal.sqlite3",
+        hint=False,
+        display=OledConfig(controller="sh1106", interface="spi", rotate=2),
+        game=GameConfig("centennial", {"mode": "declare", "dice_reuse": False}),
+    )
+
+
+def test_the_emulator_needs_no_panel_settings() -> None:
+    assert parse('[display]\ntype = "emulator"\n', FILE).display is None
+
+
+def test_a_syntax_error_names_line_and_column() -> None:
+    assert error_of('hint = true\n[display]\ntype = ssd1306\n') == (
+        f"{FILE}, line 3, column 8: not valid TOML: Invalid value"
+    )
+
+
+def test_a_bad_choice_names_the_line_the_key_and_what_is_allowed() -> None:
+    text = '# screen\n\n[display]\nbus = "i2c"\ntype = "ssd1307"\n'
+    assert error_of(text) == (
+        f'{FILE}, line 5: display.type: "ssd1307" is not allowed: '
+        "allowed ssd1306 | sh1106 | emulator"
+    )
+
+
+def test_a_value_of_the_wrong_type_says_what_to_write() -> None:
+    assert error_of('[display]\ni2c_bus = "one"\n') == (
+        f'{FILE}, line 2: display.i2c_bus: "one" is not an integer; write e.g. 1'
+    )
+    assert error_of('hint = "yes"\n') == (
+        f'{FILE}, line 1: hint: "yes" is not true or false; write e.g. true'
+    )
+
+
+def test_the_panels_own_limits_are_reported_at_their_key() -> None:
+    assert error_of("[display]\n\ni2c_address = 0x90\n") == (
+        f"{FILE}, line 3: display.i2c_address: 0x90 is not supported; "
+        "use 0x03 to 0x77 (usually 0x3C)"
+    )
+    assert error_of("display.rotate = 1\n") == (
+        f"{FILE}, line 1: display.rotate: 1 is not supported; use 0 or 2"
+    )
+
+
+def test_an_unknown_key_lists_the_known_ones() -> None:
+    assert error_of('pins = "x"\n') == (
+        f"{FILE}, line 1: pins: unknown key; allowed keys: "
+        "pin_map, players, journal, hint, display, game"
+    )
+    assert error_of("[display]\nwidth = 128\n").startswith(
+        f"{FILE}, line 2: display.width: unknown key; allowed keys: type, bus, i2c_bus,"
+    )
+
+
+def test_an_unknown_game_lists_the_games() -> None:
+    assert error_of('[game]\nname = "chess"\n') == (
+        f"{FILE}, line 2: game.name: no game 'chess'; "
+        "games: centennial, sequence, centerpoint, dalmatian, multigam"
+    )
+
+
+def test_variants_are_checked_by_the_games_own_options() -> None:
+    head = '[game]\nname = "centennial"\n[game.variants]\n'
+    assert error_of(head + 'mode = "fast"\n') == (
+        f"{FILE}, line 4: game.variants.mode: option 'mode' cannot be 'fast': "
+        "allowed auto | declare"
+    )
+    assert error_of(head + "dice_reuse = true\nspeed = 2\n") == (
+        f"{FILE}, line 5: game.variants.speed: Centennial has no such variant; variants: "
+        "mode, dice_reuse, claim_chain, claim_mode, roll_again"
+    )
+    inline = '[game]\nname = "centennial"\nvariants = { mode = "slow" }\n'
+    assert error_of(inline).startswith(f"{FILE}, line 3: game.variants.mode: option 'mode'")
+
+
+def test_player_names_must_be_distinct_and_present() -> None:
+    assert error_of('players = ["Ann", "Ann"]\n') == (
+        f'{FILE}, line 1: players: ["Ann", "Ann"] is not allowed: names must differ'
+    )
+    assert error_of('players = ["Ann", " "]\n').startswith(
+        f'{FILE}, line 1: players: ["Ann", " "] is not allowed: a list of non-empty names'
+    )
+    assert error_of("players = []\n").startswith(f"{FILE}, line 1: players: [] is not allowed")
+
+
+def test_a_bad_pin_map_name_is_refused() -> None:
+    assert error_of('pin_map = "../etc"\n') == (
+        f'{FILE}, line 1: pin_map: "../etc" is not allowed: a pin map name (letters, digits, '
+        "'-' and '_'), e.g. \"default\""
+    )
+
+
+def test_a_missing_or_unreadable_file_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"absent.toml: no such file; give an existing"):
+        load(tmp_path / "absent.toml")
+    with pytest.raises(ConfigError, match=r": cannot be read \("):
+        load(tmp_path)  # a folder
+
+
+def test_the_setup_takes_as_many_configured_players_as_the_game_allows() -> None:
+    config = Config(players=("Ann",), game=GameConfig("centennial", {"mode": "declare"}))
+    setup = config.setup()
+    assert setup.names == ("Ann", "P2")
+    assert setup.options["mode"] == "declare"
+    assert config.setup(players=3).names == ("Ann", "P2", "P3")
+    assert Config(players=("P2",)).names_for(3) == ("P2", "P3", "P4")
+    other = Config(players=tuple("ABCDEF"), game=GameConfig("centennial", {"mode": "declare"}))
+    assert other.setup("sequence").names == ("A", "B", "C", "D")
+    assert other.setup("sequence").options["sequence_length"] == 5  # variants stay with their game
+
+
+def test_find_line_knows_tables_dotted_and_quoted_keys() -> None:
+    text = (
+        'hint = true\n'
+        '[display]\n'
+        '  "type" = "sh1106"  # quoted\n'
+        '[game]\n'
+        'variants.mode = "auto"\n'
+        '[game.variants]\n'
+        "claim_mode = 'turn_order'\n"
+    )
+    assert find_line(text, ("display", "type")) == 3
+    assert find_line(text, ("game", "variants", "mode")) == 5
+    assert find_line(text, ("game", "variants", "claim_mode")) == 7
+    assert find_line(text, ("game", "name")) == 4  # absent: its table
+    assert find_line(text, ("pin_map",)) is None
+
+
+def test_a_section_given_as_a_value_is_refused() -> None:
+    assert error_of('display = "oled"\n') == (
+        f'{FILE}, line 1: display: "oled" is not a table; write a [display] section'
+    )
+    assert error_of('[game]\nname = "centennial"\nvariants = 3\n') == (
+        f"{FILE}, line 3: game.variants: 3 is not a table; write a [game.variants] section"
+    )
