@@ -273,7 +273,7 @@ class SequenceDice(GameState[ChipMove]):
         return 2 if self.phase is Phase.ROLL else 0
 
     def legal_actions(self) -> list[ChipMove]:
-        if self.total_to_play is None or self.is_over:
+        if self.total_to_play is None:
             return []
         return self._choices(self.total_to_play)
 
