@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -76,8 +76,8 @@ class Board:
     colours: tuple[str, ...]
     sizes: tuple[int, ...]
     starts: tuple[Place, ...]
-    marks: Mapping[Place, Mark]
-    leads_to: Mapping[Place, Location]
+    marks: Mapping[Place, Mark] = field(repr=False)
+    leads_to: Mapping[Place, Location] = field(repr=False)
 
     def next_location(self, place: Place, colour: int, resting: bool) -> Location:
         """One space on from ``place`` for a marker of ``colour``.
@@ -141,9 +141,13 @@ class Board:
         return f"the {self.colours[mark.colour]} {mark.feature.value}"
 
 
-@lru_cache(maxsize=8)
 def load_board(name: str = SHIPPED_BOARD) -> Board:
     """The board called ``name``: a shipped board's name, or a path to a TOML file."""
+    return _load_cached(name)
+
+
+@lru_cache(maxsize=8)
+def _load_cached(name: str) -> Board:
     text, label = _read(name)
     try:
         data = tomllib.loads(text)
