@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from importlib.metadata import version
 from typing import Protocol
 
 import serial
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 
 DEVICE = "serial"
 HOST_NAME = "table-companion"
+HOST_VERSION = version(HOST_NAME)
 READ_CHUNK = 4096
 WRITE_TIMEOUT = 0.5
 """A device that has not drained its input for this long is taken as gone."""
@@ -138,7 +140,7 @@ class SerialBridge:
 
     def _greet(self, now: float) -> None:
         self._hello_due = now + self._hello_timeout
-        self._send(now, "HELLO", HOST_NAME, "1")
+        self._send(now, "HELLO", HOST_NAME, HOST_VERSION)
         self._send(now, "SNAP")
 
     def _lost(self, now: float, err: BaseException) -> None:

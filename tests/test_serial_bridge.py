@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 import select
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,8 @@ from hardware.events import CellChanged, DeviceStatus, DiceRolled, Event
 from hardware.serial_bridge import SerialBridge
 from hardware.serial_framing import crc8, encode_line
 
-HOST_GREETING = encode_line(["HELLO", "table-companion", "1"]) + encode_line(["SNAP"])
+HOST_GREETING = encode_line(["HELLO", "table-companion", version("table-companion")]) \
+    + encode_line(["SNAP"])
 DEVICE_HELLO = encode_line(["HELLO", "pico-board", "1.0"])
 
 
@@ -212,7 +214,8 @@ def test_loop_url_carries_lines_through_real_pyserial() -> None:
     ports[0].write(encode_line(["DICE", 6, 6]) + b"noise\n")
     bridge.poll(0.1)
     bridge.poll(0.2)  # the ERR replies loop back too and are not answered
-    assert events == [DeviceStatus("serial", True, "table-companion 1 on loop://"),
+    host = f"table-companion {version('table-companion')}"
+    assert events == [DeviceStatus("serial", True, f"{host} on loop://"),
                       DiceRolled((6, 6), "serial")]
     assert bridge.bad_lines == 2  # the looped-back SNAP (not a device verb) and "noise"
     assert bridge.device_errors == 2
