@@ -1,0 +1,159 @@
+"""The daemon's one event loop: hardware events in, one at a time, to one controller.
+
+Everything that happens at the table arrives as a typed :mod:`hardware.events` value on a
+single queue. Drivers only put events there (their ``emit`` is :meth:`Loop.emit`), from
+whatever thread the GPIO library calls them on; the loop takes them off in order and hands
+each to the :class:`Controller`, then shows the controller's new frame. Game state is touched
+by the loop's thread alone, so nothing in the rules or the referee needs a lock.
+
+Time comes from an injected monotonic clock and waiting is ``get(timeout=...)`` on the
+queue, computed from the next deadline (the next driver poll, the next watchdog ping), so
+tests drive the loop with a fake clock and a scripted queue and never sleep.
+
+The seam for the referee: it is a :class:`Controller`. ``handle`` applies an event (a game
+action goes through :meth:`firmware_host.journal.Journal.apply`, which commits before it
+returns); ``frame`` is called after it, so the screen never shows an uncommitted action.
+"""
+
+from __future__ import annotations
+
+import queue
+import signal
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from types import FrameType
+from typing import Protocol
+
+from PIL import Image
+
+from firmware_host.notify import Notifier
+from hardware.display import Display
+from hardware.events import Event
+
+Clock = Callable[[], float]
+Poller = Callable[[float], None]
+"""Called with the clock's time every poll interval: button and matrix reads, display retry."""
+
+POLL_INTERVAL = 0.005  # seconds; buttons debounce over several reads, so 5 ms keeps them quick
+
+
+class Controller(Protocol):
+    """What the loop drives: the referee, or :class:`firmware_host.event_log.EventLog`."""
+
+    def handle(self, event: Event) -> None:
+        """Act on one event; an illegal move is a message on screen, never an exception."""
+
+    def frame(self) -> Image.Image | None:
+        """The screen as it should look now (None: unchanged since the last call)."""
+
+
+class EventQueue(Protocol):
+    """The part of :class:`queue.SimpleQueue` the loop uses; tests script their own."""
+
+    def put(self, item: Event | None) -> None: ...
+
+    def get(self, block: bool = True, timeout: float | None = None) -> Event | None: ...
+
+
+class Loop:
+    """Runs ``controller`` until :meth:`stop`; pings the watchdog while it is healthy.
+
+    The queue is a :class:`queue.SimpleQueue` because its ``put`` may be called from a
+    signal handler (``queue.Queue.put`` could deadlock there); ``None`` on it only wakes the
+    loop.
+    """
+
+    def __init__(
+        self,
+        controller: Controller,
+        display: Display,
+        notifier: Notifier,
+        *,
+        events: EventQueue | None = None,
+        clock: Clock = time.monotonic,
+        pollers: Sequence[Poller] = (),
+        poll_interval: float = POLL_INTERVAL,
+    ) -> None:
+        self.controller = controller
+        self.display = display
+        self.notifier = notifier
+        self.events: EventQueue = events if events is not None else queue.SimpleQueue()
+        self.clock = clock
+        self.pollers = tuple(pollers)
+        self.poll_interval = poll_interval
+        self.handled = 0
+        self._stopping = False
+        self._next_poll = 0.0
+        self._next_ping = 0.0
+
+    def emit(self, event: Event) -> None:
+        """Queue an event: the function every driver is handed. Safe from any thread."""
+        self.events.put(event)
+
+    def stop(self) -> None:
+        """Finish the event in hand, then leave :meth:`run`. Safe from a signal handler."""
+        self._stopping = True
+        self.events.put(None)
+
+    def run(self) -> None:
+        """Poll once, show the first frame, report READY, then take events until stopped."""
+        now = self.clock()
+        self._poll(now)
+        self._show()
+        self.notifier.ready()
+        self._next_ping = now
+        try:
+            while not self._stopping:
+                self._step()
+        finally:
+            self.notifier.stopping()
+
+    def _step(self) -> None:
+        now = self.clock()
+        if self.pollers and now >= self._next_poll:
+            self._poll(now)
+        interval = self.notifier.watchdog_interval
+        if interval is not None and now >= self._next_ping:
+            self.notifier.watchdog()
+            self._next_ping = now + interval
+        deadlines = [self._next_poll] if self.pollers else []
+        if interval is not None:
+            deadlines.append(self._next_ping)
+        timeout = max(0.0, min(deadlines) - now) if deadlines else None
+        try:
+            event = self.events.get(timeout=timeout)
+        except queue.Empty:
+            return
+        if event is None or self._stopping:
+            return
+        self.controller.handle(event)
+        self.handled += 1
+        self._show()
+
+    def _poll(self, now: float) -> None:
+        for poll in self.pollers:
+            poll(now)
+        self._next_poll = now + self.poll_interval
+
+    def _show(self) -> None:
+        image = self.controller.frame()
+        if image is not None:
+            self.display.show(image)
+
+
+@contextmanager
+def stop_on_signals(
+    loop: Loop, signals: Sequence[signal.Signals] = (signal.SIGTERM, signal.SIGINT)
+) -> Iterator[None]:
+    """While inside, SIGTERM (systemd's stop) and SIGINT (Ctrl-C) stop ``loop`` cleanly."""
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        loop.stop()
+
+    previous = {sig: signal.signal(sig, handler) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
