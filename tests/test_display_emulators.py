@@ -10,6 +10,7 @@ from PIL import Image, ImageDraw
 
 from hardware.display import new_frame
 from hardware.display_emulators import GifRecorder, PngFrames, TerminalView, half_block_lines
+from hardware.display_samples import alignment_pattern
 
 
 def frame_with(*pixels: tuple[int, int]) -> Image.Image:
@@ -100,3 +101,12 @@ def test_every_emulator_refuses_a_wrong_frame(tmp_path: Path) -> None:
     for view in (TerminalView(io.StringIO()), PngFrames(tmp_path), GifRecorder(tmp_path / "g")):
         with pytest.raises(ValueError, match="64 pixels, got mode '1' of 64x32"):
             view.show(Image.new("1", (64, 32)))
+
+
+def test_the_alignment_pattern_lights_every_edge() -> None:
+    lines = half_block_lines(alignment_pattern())
+    assert lines[0][0] == "█" and lines[0][-1] == "█"  # the diagonals meet the border
+    assert lines[-1][0] == "█" and lines[-1][-1] == "█"
+    assert set(lines[0][1:-1]) <= {"▀", "█"}  # the top border is the upper half-row
+    assert set(lines[-1][1:-1]) <= {"▄", "█"}
+    assert all(line[0] == "█" and line[-1] == "█" for line in lines)

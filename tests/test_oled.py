@@ -15,6 +15,7 @@ from luma.oled.device import ssd1306
 from PIL import Image, ImageDraw
 
 from hardware.display import new_frame
+from hardware.display_samples import sample_screen
 from hardware.errors import DeviceMissingError, HardwareError
 from hardware.oled_factory import (
     OledConfig,
@@ -124,32 +125,20 @@ def test_a_small_change_sends_exactly_its_column_span(
     assert interface.byte_count() == 26
 
 
-def typical_screen(score: int) -> Image.Image:
-    frame = new_frame()
-    draw = ImageDraw.Draw(frame)
-    draw.text((0, 0), "Sequence Dice", fill=1)
-    draw.line((0, 11, 127, 11), fill=1)
-    draw.text((0, 14), "Turn: Player 2", fill=1)
-    draw.text((0, 26), "Dice: 3 + 5 = 8", fill=1)
-    draw.text((0, 38), f"Score: {score} to 12", fill=1)
-    draw.text((0, 50), "Place on a free 8", fill=1)
-    return frame
-
-
 @pytest.mark.parametrize("controller", ["ssd1306", "sh1106"])
 def test_a_one_line_text_change_costs_under_30_percent_of_a_frame(controller: str) -> None:
     oled, interface = fresh(controller)
-    oled.show(typical_screen(9))
+    oled.show(sample_screen(9))
     interface.forget()
-    oled.show(typical_screen(11))
+    oled.show(sample_screen(11))
     sent = interface.byte_count()
     assert 0 < sent <= 0.30 * FULL_FRAME
     ram = PanelRam(controller)
     oled2, interface2 = fresh(controller)
-    oled2.show(typical_screen(9))
-    oled2.show(typical_screen(11))
+    oled2.show(sample_screen(9))
+    oled2.show(sample_screen(11))
     ram.apply(interface2.transfers)
-    assert ram.image().tobytes() == typical_screen(11).tobytes()
+    assert ram.image().tobytes() == sample_screen(11).tobytes()
 
 
 rectangles = st.lists(
