@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_core import HighDie
+from journal_helpers import CET, FakeClock, new_game, play, register_highdie
 
-import games
 from firmware_host.journal import (
     APPLICATION_ID,
     Journal,
@@ -27,33 +26,10 @@ from firmware_host.journal import (
 from games.core import Result
 from games.errors import GameOverError, IllegalAction
 
-CET = timezone(timedelta(hours=1))
-
 
 @pytest.fixture(autouse=True)
 def _highdie_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Resume goes through games.from_json, so the test game must be findable by name."""
-    monkeypatch.setitem(games.REGISTRY, "highdie", "test_core:HighDie")
-
-
-class FakeClock:
-    """Starts at 20:00 on 21 November 2026 (CET) and moves on a minute per reading."""
-
-    def __init__(self, start: datetime = datetime(2026, 11, 21, 20, 0, tzinfo=CET)) -> None:
-        self.now = start
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(minutes=1)
-        return self.now
-
-
-def new_game(target: int = 5, names: tuple[str, ...] = ("Ann", "Ben")) -> HighDie:
-    return HighDie.new(names=names, target=target)
-
-
-def play(journal: Journal, game: HighDie, *actions: str) -> None:
-    for action in actions:
-        journal.apply(game, action)
+    register_highdie(monkeypatch)
 
 
 def test_a_new_journal_is_versioned_wal_and_ours(tmp_path: Path) -> None:

@@ -1,0 +1,102 @@
+"""``table-companion export``: the finished games and standings of a night, as CSV or JSON.
+
+By default the latest night in the journal the config names; ``--night DATE`` picks another,
+``--all`` takes every night. CSV has one row per player per game (for a spreadsheet); JSON
+has each night's games and its standings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from dataclasses import asdict
+from datetime import date
+from itertools import groupby
+from pathlib import Path
+from typing import Any, TextIO
+
+from firmware_host.commands import Subparsers, UsageError
+from firmware_host.config import load
+from firmware_host.journal import Journal, PlayedGame, standings
+
+CSV_COLUMNS = ("night", "game_id", "game", "started", "ended", "seat", "player", "score",
+               "place")
+
+
+def register(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "export", help="write a night's results as CSV or JSON",
+        description="Write the finished games (and, in JSON, the standings) of the latest "
+                    "night, of --night DATE or of --all nights to standard output.")
+    parser.add_argument("--format", choices=("csv", "json"), default="csv",
+                        help="csv (one row per player per game, the default) or json")
+    parser.add_argument("--journal", type=Path, metavar="PATH",
+                        help="the journal file (default: the one the config names)")
+    parser.add_argument("--config", type=Path, metavar="FILE",
+                        help="config file naming the journal "
+                             "(default: /etc/table-companion/config.toml if present)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--night", type=night_argument, metavar="DATE",
+                       help="the night that began on DATE (YYYY-MM-DD; it runs to 06:00)")
+    which.add_argument("--all", action="store_true", help="every night in the journal")
+    parser.set_defaults(handler=run)
+
+
+def night_argument(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date; write YYYY-MM-DD") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    path = args.journal if args.journal is not None else load(args.config).journal
+    with Journal.open_existing(path) as journal:
+        games = journal.finished_games()
+    if not games:
+        raise UsageError(f"{path}: no finished game yet, so nothing to export")
+    nights = sorted({game.night for game in games})
+    if not args.all:
+        night = args.night if args.night is not None else nights[-1]
+        if night not in nights:
+            shown = ", ".join(str(n) for n in nights)
+            raise UsageError(f"no finished game on the night of {night}; nights: {shown}")
+        games = [game for game in games if game.night == night]
+    if args.format == "csv":
+        write_csv(games, sys.stdout)
+    else:
+        json.dump(as_json(games), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    return 0
+
+
+def write_csv(games: list[PlayedGame], out: TextIO) -> None:
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for game in games:
+        for player in game.players:
+            writer.writerow([game.night, game.id, game.game, game.started.isoformat(),
+                             game.ended.isoformat(), player.seat, player.name, player.score,
+                             player.place])
+
+
+def as_json(games: list[PlayedGame]) -> dict[str, Any]:
+    nights = []
+    in_order = sorted(games, key=lambda game: (game.night, game.id))
+    for night, group in groupby(in_order, key=lambda game: game.night):
+        played = list(group)
+        nights.append({
+            "night": str(night),
+            "standings": [asdict(row) for row in standings(played)],
+            "games": [{
+                "id": game.id,
+                "game": game.game,
+                "options": game.options,
+                "started": game.started.isoformat(),
+                "ended": game.ended.isoformat(),
+                "players": [asdict(player) for player in game.players],
+            } for game in played],
+        })
+    return {"nights": nights}

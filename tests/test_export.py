@@ -1,0 +1,125 @@
+"""``table-companion export``: a night's results as CSV or JSON, through the real CLI."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from journal_helpers import CET, FakeClock, new_game, play
+
+from firmware_host.cli import main
+from firmware_host.journal import Journal
+
+
+@pytest.fixture
+def journal_path(tmp_path: Path) -> Path:
+    """Two games on the night of the 21st (one after midnight), one on the 22nd."""
+    path = tmp_path / "journal.sqlite3"
+    clock = FakeClock(datetime(2026, 11, 21, 23, 50, tzinfo=CET))
+    with Journal.open(path, clock) as journal:
+        game = new_game(names=("Ann", "Ben"))
+        journal.start(game)
+        play(journal, game, "roll 5", "bank")
+        clock.now = datetime(2026, 11, 22, 0, 30, tzinfo=CET)
+        game = new_game(names=("Ann", "Ben", "Cy"))
+        journal.start(game)
+        play(journal, game, "roll 2", "bank", "roll 6", "bank")
+        clock.now = datetime(2026, 11, 22, 20, 0, tzinfo=CET)
+        game = new_game(names=("Cy", "Ann"))
+        journal.start(game)
+        play(journal, game, "roll 1", "pass", "roll 5", "bank")
+        journal.start(new_game())  # unfinished: not exported
+    return path
+
+
+def export(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(["export", *args]) == 0
+    return capsys.readouterr().out
+
+
+def test_csv_of_the_latest_night_by_default(
+    journal_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert export(capsys, "--journal", str(journal_path)) == (
+        "night,game_id,game,started,ended,seat,player,score,place\n"
+        "2026-11-22,3,highdie,2026-11-22T20:01:00+01:00,2026-11-22T20:05:00+01:00,0,Cy,0,2\n"
+        "2026-11-22,3,highdie,2026-11-22T20:01:00+01:00,2026-11-22T20:05:00+01:00,1,Ann,5,1\n"
+    )
+
+
+def test_json_of_a_chosen_night_with_its_standings(
+    journal_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(export(capsys, "--journal", str(journal_path), "--format", "json",
+                             "--night", "2026-11-21"))
+    [night] = data["nights"]
+    assert night["night"] == "2026-11-21"
+    assert night["standings"] == [
+        {"name": "Ann", "played": 2, "wins": 1, "beaten": 2},
+        {"name": "Ben", "played": 2, "wins": 1, "beaten": 2},
+        {"name": "Cy", "played": 1, "wins": 0, "beaten": 0},
+    ]
+    assert [game["id"] for game in night["games"]] == [1, 2]
+    assert night["games"][1] == {
+        "id": 2, "game": "highdie", "options": {"target": 5},
+        "started": "2026-11-22T00:31:00+01:00", "ended": "2026-11-22T00:35:00+01:00",
+        "players": [{"seat": 0, "name": "Ann", "score": 2, "place": 2},
+                    {"seat": 1, "name": "Ben", "score": 6, "place": 1},
+                    {"seat": 2, "name": "Cy", "score": 0, "place": 3}],
+    }
+
+
+def test_all_nights(journal_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = export(capsys, "--journal", str(journal_path), "--all").splitlines()
+    assert [row.split(",")[:2] for row in rows[1:]] == [
+        ["2026-11-21", "1"], ["2026-11-21", "1"],
+        ["2026-11-21", "2"], ["2026-11-21", "2"], ["2026-11-21", "2"],
+        ["2026-11-22", "3"], ["2026-11-22", "3"],
+    ]
+    data = json.loads(export(capsys, "--journal", str(journal_path), "--all", "--format", "json"))
+    assert [night["night"] for night in data["nights"]] == ["2026-11-21", "2026-11-22"]
+
+
+def test_the_journal_named_by_the_config(
+    journal_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'journal = "{journal_path.name}"\n')
+    assert export(capsys, "--config", str(config)).count("\n") == 3
+
+
+def exit_message(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["export", *args])
+    assert exit_info.value.code == 2
+    return capsys.readouterr().err
+
+
+def test_mistakes_are_one_line_with_status_2(
+    journal_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert exit_message(capsys, "--journal", str(journal_path), "--night", "2026-11-30") == (
+        "table-companion export: error: no finished game on the night of 2026-11-30; "
+        "nights: 2026-11-21, 2026-11-22\n"
+    )
+    missing = tmp_path / "none.sqlite3"
+    assert exit_message(capsys, "--journal", str(missing)).startswith(
+        f"table-companion export: error: {missing}: no journal there; give the right --journal"
+    )
+    assert not missing.exists()
+    assert "'21.11.2026' is not a date; write YYYY-MM-DD" in exit_message(
+        capsys, "--journal", str(journal_path), "--night", "21.11.2026")
+    assert "not allowed with argument" in exit_message(
+        capsys, "--night", "2026-11-21", "--all")
+
+
+def test_an_empty_journal_says_there_is_nothing_yet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "j.sqlite3"
+    Journal.open(path).close()
+    assert exit_message(capsys, "--journal", str(path)) == (
+        f"table-companion export: error: {path}: no finished game yet, so nothing to export\n"
+    )
