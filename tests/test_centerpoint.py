@@ -399,9 +399,9 @@ def brute_force_moves(state: CenterPoint) -> set[str]:
     row = state.markers[me]
     faces = (1, 6) if state.setup.options["six_enters"] else (1,)
     for index, where in enumerate(row):
-        if where is B and die in faces and B not in row[:index]:
-            if may_land(board.starts[colours[me]]):
-                ordinary.add(f"m{index + 1}+1")
+        first_waiting = where is B and B not in row[:index]
+        if first_waiting and die in faces and may_land(board.starts[colours[me]]):
+            ordinary.add(f"m{index + 1}+1")
         if not isinstance(where, Place):
             continue
         full = walk(where, die)
