@@ -1,0 +1,98 @@
+"""``table-companion run``: readiness, watchdog, a clean stop on SIGTERM, and its exit statuses."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import games
+from firmware_host.cli import main
+from firmware_host.commands.run import EXIT_CONFIG, EXIT_HARDWARE, EXIT_JOURNAL
+from firmware_host.journal import Journal
+
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture
+def manager(tmp_path: Path) -> Iterator[socket.socket]:
+    """A stand-in for systemd's notify socket."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(tmp_path / "notify"))
+    sock.settimeout(15)
+    yield sock
+    sock.close()
+
+
+def write_config(tmp_path: Path, text: str = "") -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text('journal = "journal.sqlite3"\n' + text)
+    return path
+
+
+def test_the_daemon_reports_ready_pings_and_stops_cleanly_on_sigterm(
+    tmp_path: Path, manager: socket.socket
+) -> None:
+    config = write_config(tmp_path, '[display]\ntype = "emulator"\n')
+    with Journal.open(tmp_path / "journal.sqlite3") as journal:
+        game = games.new_game("centennial", names=["Ann", "Ben"])
+        journal.start(game)
+        journal.apply(game, "roll 3")
+    env = {**os.environ, "NOTIFY_SOCKET": manager.getsockname(), "WATCHDOG_USEC": "100000"}
+    env.pop("WATCHDOG_PID", None)
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "firmware_host.cli", "run", "--mock", "--config", str(config)],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        messages = [manager.recv(4096).decode() for _ in range(4)]
+        assert messages[:2] == ["STATUS=resumed Centennial after 1 moves", "READY=1"]
+        assert messages[2:] == ["WATCHDOG=1", "WATCHDOG=1"]
+        daemon.send_signal(signal.SIGTERM)
+        while (message := manager.recv(4096).decode()) == "WATCHDOG=1":
+            pass
+        assert message == "STOPPING=1"
+        out, err = daemon.communicate(timeout=15)
+    finally:
+        daemon.kill()
+    assert daemon.returncode == 0, err
+    assert "INFO table_companion: stopped after 0 events" in err
+    assert "Traceback" not in err
+    assert "Centennial: 1 moves" not in out  # the screen is pixels, drawn in half-blocks
+    assert "▀" in out or "▄" in out
+    assert not (tmp_path / "journal.sqlite3-wal").exists(), "the journal was not closed"
+
+
+def test_a_bad_config_exits_with_the_status_systemd_will_not_restart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_config(tmp_path, "[display]\nbus = 'usb'\n")
+    assert main(["run", "--config", str(config)]) == EXIT_CONFIG == 78
+    assert capsys.readouterr().err == (
+        f'table-companion run: error: {config}, line 3: display.bus: "usb" is not allowed: '
+        "allowed i2c | spi\n"
+    )
+
+
+def test_an_unusable_journal_exits_with_its_own_status(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "journal.sqlite3").write_bytes(b"not sqlite" * 100)
+    assert main(["run", "--mock", "--config", str(write_config(tmp_path))]) == EXIT_JOURNAL
+    assert "the journal is damaged (file is not a database)" in capsys.readouterr().err
+
+
+def test_without_gpio_the_error_names_the_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    assert main(["run", "--config", str(write_config(tmp_path))]) == EXIT_HARDWARE
+    err = capsys.readouterr().err
+    assert err.startswith("table-companion run: error: GPIO: ")
+    assert "sudo apt install python3-lgpio" in err and "--mock" in err
+    assert err.count("\n") == 1
