@@ -28,6 +28,8 @@ from hardware.oled_mock import RecordingInterface
 from hardware.oled_pages import pack_pages
 
 FULL_FRAME = 1024
+# luma 3.16 still calls Image.getdata(), which Pillow 13 deprecates; not ours to fix
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
 
 class PanelRam:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import hardware.serial_framing
 from hardware.serial_framing import (
     MAX_LINE,
     LineSplitter,
@@ -130,3 +134,13 @@ def test_decoding_garbage_only_ever_raises_protocol_error(line: bytes) -> None:
         parse_message(decode_line(line.replace(b"\n", b"")))
     except ProtocolError as err:
         assert err.code in {"CHECKSUM", "FORMAT", "VERSION", "UNKNOWN"}
+
+
+def test_the_shared_framing_module_stays_runnable_on_micropython() -> None:
+    """It is copied to the Pico as is: no imports (not even typing or __future__), and none
+    of the CPython-only helpers the module's docstring warns about."""
+    source = Path(hardware.serial_framing.__file__).read_text()
+    tree = ast.parse(source)
+    assert not [node for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)]
+    for call in (".hex(", "dataclass", "typing", "bytearray().strip", "errors="):
+        assert call not in source
