@@ -51,6 +51,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 from games.centerpoint_board import SHIPPED_BOARD, Feature, Location, Off, Place, load_board
 from games.core import GameState, Opening, Option, Phase, Result, Roll, Setup, rank_by
@@ -131,7 +132,7 @@ class CenterPoint(GameState[Move]):
 
     # -- the position ---------------------------------------------------------------------
 
-    @property
+    @cached_property
     def colours(self) -> tuple[int, ...]:
         count = len(self.board.colours)
         return tuple(player * count // self.players for player in range(self.players))
@@ -292,7 +293,7 @@ class CenterPoint(GameState[Move]):
         if where is Off.CENTRE:
             return f"marker {move.marker} is already in the centre"
         if where is Off.BEGINNING:
-            path: list[Location] = [self.board.starts[colour]]
+            path: tuple[Location, ...] = (self.board.starts[colour],)
         else:
             path = self.board.path(colour, where, move.steps)
             if len(path) < move.steps:

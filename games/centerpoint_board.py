@@ -92,17 +92,19 @@ class Board:
             return self.leads_to[place]
         return Place(place.circle, (place.position + 1) % self.sizes[place.circle - 1])
 
-    def path(self, colour: int, place: Place, steps: int) -> list[Location]:
+    @lru_cache(maxsize=65536)  # noqa: B019 - boards live as long as the process anyway
+    def path(self, colour: int, place: Place, steps: int) -> tuple[Location, ...]:
         """Every location a move of ``steps`` spaces enters, the last being where it ends.
 
-        The list is shorter than ``steps`` when the centre comes first.
+        Shorter than ``steps`` when the centre comes first. Cached: the move generator asks
+        the same questions all game long.
         """
         visited: list[Location] = []
         here: Location = place
         while len(visited) < steps and isinstance(here, Place):
             here = self.next_location(here, colour, resting=here == place)
             visited.append(here)
-        return visited
+        return tuple(visited)
 
     def route(self, colour: int) -> list[Location]:
         """The way from the colour's start to the centre with no short cuts, start excluded."""
