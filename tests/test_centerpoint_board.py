@@ -99,8 +99,8 @@ def test_routes_turn_inward_at_the_own_bypass_and_end_in_the_centre() -> None:
     assert red[41:44] == [Place(1, 0), Place(2, 0), Place(2, 1)]
     assert red[-2:] == [Place(3, 26), Off.CENTRE]
     # a stop on blue's bypass is a short cut: the next space is inside it
-    assert board.path(0, Place(1, 12), 2) == [Place(2, 10), Place(2, 11)]
-    assert board.path(0, Place(1, 10), 3) == [Place(1, 11), Place(1, 12), Place(1, 13)]
+    assert board.path(0, Place(1, 12), 2) == (Place(2, 10), Place(2, 11))
+    assert board.path(0, Place(1, 10), 3) == (Place(1, 11), Place(1, 12), Place(1, 13))
 
 
 def test_the_board_is_read_once_and_cached() -> None:
