@@ -24,6 +24,12 @@ class Display(Protocol):
     def show(self, image: Image.Image) -> None: ...
 
 
+class Panel(Display, Protocol):
+    """A display on a bus, which holds the bus open until :meth:`close`."""
+
+    def close(self) -> None: ...
+
+
 def new_frame() -> Image.Image:
     """A blank frame to draw a screen on."""
     return Image.new(FRAME_MODE, FRAME_SIZE)

@@ -10,11 +10,12 @@ sleeps, so tests drive it with plain numbers.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 
 from PIL import Image
 
 from hardware.backoff import Backoff
-from hardware.display import Display, check_frame
+from hardware.display import Display, Panel, check_frame
 from hardware.driver_types import Emit
 from hardware.errors import HardwareError
 from hardware.status_reporter import StatusReporter
@@ -34,7 +35,7 @@ class FallbackDisplay:
 
     def __init__(
         self,
-        open_panel: Callable[[], Display],
+        open_panel: Callable[[], Panel],
         fallback: Display,
         emit: Emit,
         backoff: Backoff | None = None,
@@ -45,7 +46,7 @@ class FallbackDisplay:
         self._fallback = fallback
         self._status = StatusReporter(DEVICE, emit)
         self._backoff = backoff or Backoff(first=2.0, ceiling=60.0)
-        self._panel: Display | None = None
+        self._panel: Panel | None = None
         self._retry_at: float | None = None  # None: try at the next tick
         self._last_frame: Image.Image | None = None
 
@@ -59,11 +60,15 @@ class FallbackDisplay:
             return
         try:
             panel = self._open_panel()
+        except (HardwareError, OSError) as err:
+            self._failed(err, now)
+            return
+        try:
             if self._last_frame is not None:
                 panel.show(self._last_frame)
         except (HardwareError, OSError) as err:
-            self._retry_at = now + self._backoff.next_delay()
-            self._status.report(False, f"{err}; showing the screen elsewhere and retrying")
+            self._close(panel)
+            self._failed(err, now)
             return
         self._panel = panel
         self._backoff.reset()
@@ -78,6 +83,16 @@ class FallbackDisplay:
                 self._panel.show(image)
                 return
             except (HardwareError, OSError) as err:
+                self._close(self._panel)
                 self._panel = None
-                self._status.report(False, f"{err}; showing the screen elsewhere and retrying")
+                self._failed(err, None)  # retried at the next tick
         self._fallback.show(image)
+
+    def _failed(self, err: BaseException, now: float | None) -> None:
+        self._retry_at = None if now is None else now + self._backoff.next_delay()
+        self._status.report(False, f"{err}; showing the screen elsewhere and retrying")
+
+    @staticmethod
+    def _close(panel: Panel) -> None:
+        with suppress(HardwareError, OSError):
+            panel.close()

@@ -38,6 +38,8 @@ class LumaDevice(Protocol):
 
     def preprocess(self, image: Image.Image) -> Image.Image: ...
 
+    def cleanup(self) -> None: ...
+
 
 class Addressing(Protocol):
     """How a controller is told where the next data bytes go."""
@@ -110,3 +112,7 @@ class PagedOled:
                 f"{self._name} stopped answering ({err}); check its wiring and power"
             ) from err
         self._sent = pages
+
+    def close(self) -> None:
+        """Release the bus; the panel keeps showing the last frame (the device persists)."""
+        self._device.cleanup()

@@ -80,15 +80,20 @@ def open_interface(
     for the kernel devices in tests (None opens the real ones)."""
     if config.interface == "i2c":
         return i2c(bus=smbus, port=config.i2c_bus, address=config.i2c_address)
-    return spi(
-        spi=spidev,
-        gpio=GpiozeroOutputs(pin_factory),
-        port=config.spi_port,
-        device=config.spi_device,
-        bus_speed_hz=config.spi_speed_hz,
-        gpio_DC=config.dc_pin,
-        gpio_RST=config.reset_pin,
-    )
+    outputs = GpiozeroOutputs(pin_factory)
+    try:
+        return spi(
+            spi=spidev,
+            gpio=outputs,
+            port=config.spi_port,
+            device=config.spi_device,
+            bus_speed_hz=config.spi_speed_hz,
+            gpio_DC=config.dc_pin,
+            gpio_RST=config.reset_pin,
+        )
+    except BaseException:
+        outputs.cleanup()  # free DC and RST, or the next try finds them in use by us
+        raise
 
 
 def build_luma_device(config: OledConfig, interface: Any) -> Any:
@@ -128,6 +133,7 @@ def open_oled(config: OledConfig, **backends: Any) -> PagedOled:
     try:
         return build_oled(config, interface)
     except (luma.core.error.Error, OSError) as err:
+        interface.cleanup()  # retries must not leak an open bus each
         raise DeviceMissingError(f"{where}: {no_answer_advice(config, err)}") from err
 
 

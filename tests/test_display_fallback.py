@@ -18,11 +18,15 @@ class Screen:
     def __init__(self) -> None:
         self.frames: list[bytes] = []
         self.fail = False
+        self.closed = 0
 
     def show(self, image: Image.Image) -> None:
         if self.fail:
             raise DeviceMissingError("SSD1306 on I2C bus 1 at 0x3C stopped answering")
         self.frames.append(image.tobytes())
+
+    def close(self) -> None:
+        self.closed += 1
 
 
 class Opener:
@@ -96,6 +100,7 @@ def test_a_panel_that_stops_answering_falls_back_and_is_retried_at_once() -> Non
     opener.present = False
     display.show(frame(3))
     assert fallback.frames == [frame(3).tobytes()]
+    assert panel.closed == 1  # the bus is released before it is opened again
     assert events[-1] == DeviceStatus(
         "oled", False,
         "SSD1306 on I2C bus 1 at 0x3C stopped answering; showing the screen elsewhere and "
@@ -116,3 +121,15 @@ def test_nothing_is_opened_before_the_first_tick() -> None:
     display, opener, _panel, fallback, _events = rig()
     display.show(frame(4))
     assert opener.attempts == 0 and fallback.frames == [frame(4).tobytes()]
+
+
+def test_a_panel_that_opens_but_fails_its_first_frame_is_closed_and_retried() -> None:
+    display, opener, panel, _fallback, events = rig()
+    display.show(frame(5))
+    opener.present, panel.fail = True, True
+    display.tick(0.0)
+    assert not display.connected and panel.closed == 1
+    assert events[-1].connected is False  # type: ignore[union-attr]
+    panel.fail = False
+    display.tick(2.0)
+    assert display.connected and panel.frames == [frame(5).tobytes()]

@@ -315,3 +315,27 @@ def test_a_failed_transfer_names_the_panel_and_the_next_frame_goes_whole() -> No
     interface.forget()
     oled.show(frame)
     assert interface.byte_count() == 6 + FULL_FRAME
+
+
+class AbsentSpiDev(FakeSpiDev):
+    def open(self, port: int, device: int) -> None:
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory")
+
+
+def test_a_failed_spi_open_frees_its_pins_for_the_next_try() -> None:
+    factory = MockFactory()
+    config = OledConfig(interface="spi")
+    with pytest.raises(DeviceMissingError, match="enable SPI"):
+        open_oled(config, spidev=AbsentSpiDev(), pin_factory=factory)
+    spidev = FakeSpiDev()
+    oled = open_oled(config, spidev=spidev, pin_factory=factory)  # GPIO24/25 free again
+    oled.close()
+    assert spidev.opened is None
+
+
+def test_close_releases_the_bus_without_blanking_the_panel() -> None:
+    oled, interface = fresh()
+    oled.show(new_frame())
+    interface.forget()
+    oled.close()
+    assert interface.transfers == []
