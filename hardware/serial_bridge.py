@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextlib import suppress
 from importlib.metadata import version
 from typing import Protocol
 
@@ -117,9 +118,10 @@ class SerialBridge:
 
     def close(self) -> None:
         """Close the port (the daemon calls this on shutdown)."""
-        if self._port is not None:
-            self._port.close()
-            self._port = None
+        port, self._port = self._port, None
+        if port is not None:
+            with suppress(OSError):  # a vanished device may fail even this
+                port.close()
 
     def _open(self, now: float) -> bool:
         if self._retry_at is not None and now < self._retry_at:
