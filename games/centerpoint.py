@@ -321,12 +321,12 @@ class CenterPoint(GameState[Move]):
             sends_back.append(found)
         if blocks and not passing_blocks:
             return self._describe_block(blocks[0], occupants[blocks[0]][0]) + " and blocks the way"
-        if passing_blocks and not (blocks and isinstance(end, Place)
-                                   and self.is_protected(player, end)):
-            return (self._describe_block(blocks[0], occupants[blocks[0]][0]) if blocks else
-                    "nothing blocks the way") + ("; with no other move a block may be passed "
-                                                 "only by landing exactly on your own safety "
-                                                 "or bypass")
+        if passing_blocks and not blocks:
+            return f"carried sixes only help to pass a block, and marker {move.marker} passes none"
+        if passing_blocks and not (isinstance(end, Place) and self.is_protected(player, end)):
+            return (self._describe_block(blocks[0], occupants[blocks[0]][0]) + "; with no "
+                    "other move a block may be passed only by landing exactly on your own "
+                    "safety or bypass")
         return _Plan(move, end, tuple(sends_back), where is Off.BEGINNING)
 
     def _landing_problem(self, place: Place, found: tuple[int, int]) -> str | None:
@@ -364,7 +364,7 @@ class CenterPoint(GameState[Move]):
         occupants = self._occupants()
         passing = not self._ordinary_plans(die, occupants)
         others = ", ".join(str(m) for m in legal)
-        reason: _Plan | str = f"{move} is not a move for a {die}"
+        reason: _Plan | str
         if where is Off.BEGINNING:
             waiting = self._where[self.turn].index(Off.BEGINNING) + 1
             faces = " or ".join(str(f) for f in self._entering_faces())

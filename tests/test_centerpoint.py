@@ -210,6 +210,23 @@ def test_sixes_plus_the_exact_number_pass_a_long_block() -> None:
     assert state.current_player == 1 and state.carried == 0
 
 
+def test_passing_a_block_is_refused_unless_it_lands_on_the_own_safety_or_bypass() -> None:
+    state = game(4, [P(1, 38), P(1, 20), C, C], [P(1, 39)], [], [P(1, 24)])
+    state.carried = 6  # a six with no move was rolled before
+    state.roll(4)  # m1 is blocked by blue; m2 would land on green, resting on yellow's bypass
+    assert moves(state) == ["m1+10"]
+    with pytest.raises(IllegalAction, match=r"^P2's marker rests on the blue safety on circle 1, "
+                       r"position 39; with no other move a block may be passed only by landing "
+                       r"exactly on your own safety or bypass; play m1\+10$"):
+        state.apply("m1+4")
+    with pytest.raises(IllegalAction, match=r"^carried sixes only help to pass a block, and "
+                       r"marker 2 passes none; play m1\+10$"):
+        state.apply("m2+10")
+    with pytest.raises(IllegalAction, match=r"^the yellow bypass on circle 1, position 24 is "
+                       r"occupied by P4's marker: no short cut onto it; play m1\+10$"):
+        state.apply("m2+4")
+
+
 def test_the_own_bypass_leads_into_the_next_circle() -> None:
     state = game(2, [P(1, 46)])
     state.roll(4)
