@@ -51,6 +51,7 @@ class _Plan:
 
     def __init__(self, total: int, several_groups: bool, budget_rule: bool) -> None:
         self.score = score_table(total, several_groups)
+        self.stop = [float(s) for s in self.score[lattice().of_size[HAND_SIZE].start:]]
         self.budget_rule = budget_rule
         self.expect: list[list[float]] = []
         self.reach: list[list[float]] = []
@@ -65,10 +66,9 @@ class _Plan:
         shape = lattice()
         left = len(self.expect)
         full = shape.of_size[HAND_SIZE]
-        stop = [float(s) for s in self.score[full.start:]]
         below = self.reach[left - 1] if left else None
         expect = [0.0] * full.start
-        expect += stop if below is None else shape.fold_below(HAND_SIZE, stop, below, max)
+        expect += self.stop if below is None else shape.fold_below(HAND_SIZE, self.stop, below, max)
         for size in reversed(range(HAND_SIZE)):
             part = shape.of_size[size]
             expect[part.start:part.stop] = shape.mean_above(size, expect)

@@ -1,0 +1,128 @@
+"""Dalmatian's figures, as one JSON object: scorer, advisor and random full games.
+
+- ``best_split_us``: median and p99 of one ``best_split`` call over seeded random hands,
+  totals and scoring rules (cold calls included).
+- ``advisor_first_query_ms``: per starting total, the first query in a fresh interpreter
+  (lattice, score table and every level it needs), under two rerolls and under a budget of 8.
+- ``advisor_query_ms``: once built, median and max over every hand and total.
+- ``advisor_tables_s``: every level for all eleven totals, both scoring rules and both reroll
+  rules, from a fresh interpreter.
+- ``random_games_per_s``: seeded random full games (4 players, 12 rounds) to the end.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from itertools import combinations_with_replacement
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from games.core import Phase  # noqa: E402
+from games.dalmatian import Dalmatian  # noqa: E402
+from games.dalmatian_advice import advise  # noqa: E402
+from games.dalmatian_score import TOTALS, best_split  # noqa: E402
+
+SPLIT_CALLS = 20_000
+GAMES = 30
+
+FIRST_QUERY = """
+import time
+from games.dalmatian_advice import advise
+start = time.perf_counter()
+advise((1, 2, 3, 4, 5), {total}, {rule})
+print(time.perf_counter() - start)
+"""
+
+ALL_TABLES = """
+import time
+start = time.perf_counter()
+from games.dalmatian_advice import advise
+for total in range(2, 13):
+    for several in (False, True):
+        advise((1, 2, 3, 4, 5), total, rerolls=2, several_groups=several)
+        advise((1, 2, 3, 4, 5), total, budget=8, several_groups=several)
+print(time.perf_counter() - start)
+"""
+
+
+def in_fresh_interpreter(code: str) -> float:
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True,
+                          capture_output=True, text=True)
+    return float(done.stdout)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def bench_best_split() -> dict[str, float]:
+    rng = random.Random(2024)
+    calls = [(tuple(rng.randint(1, 6) for _ in range(5)), rng.choice(TOTALS),
+              rng.random() < 0.5) for _ in range(SPLIT_CALLS)]
+    times = []
+    for dice, total, several in calls:
+        start = time.perf_counter_ns()
+        best_split(dice, total, several)
+        times.append((time.perf_counter_ns() - start) / 1000)
+    return {"median": round(statistics.median(times), 2), "p99": round(percentile(times, 0.99), 2),
+            "max": round(max(times), 1), "target_median": 10}
+
+
+def bench_first_queries() -> dict[str, dict[int, float]]:
+    return {
+        name: {total: round(1000 * in_fresh_interpreter(FIRST_QUERY.format(total=total,
+                                                                           rule=rule)), 2)
+               for total in TOTALS}
+        for name, rule in (("rerolls_2", "rerolls=2"), ("budget_8", "budget=8"))
+    }
+
+
+def bench_queries() -> dict[str, float]:
+    times = []
+    for total in TOTALS:
+        for hand in combinations_with_replacement(range(1, 7), 5):
+            for rule in ({"rerolls": 2}, {"budget": 8}):
+                start = time.perf_counter()
+                advise(hand, total, **rule)
+                times.append(1000 * (time.perf_counter() - start))
+    return {"median": round(statistics.median(times), 3), "max": round(max(times), 2),
+            "target_max": 5}
+
+
+def bench_games() -> float:
+    start = time.perf_counter()
+    for seed in range(GAMES):
+        rng = random.Random(seed)
+        state = Dalmatian.new(4, reroll_budget="8" if seed % 2 else "none")
+        while not state.is_over:
+            if state.phase is Phase.ROLL:
+                state.roll(*(rng.randint(1, 6) for _ in range(state.dice_wanted)))
+            else:
+                state.apply(rng.choice(state.legal_actions()))
+    return GAMES / (time.perf_counter() - start)
+
+
+def main() -> None:
+    first = bench_first_queries()
+    print(json.dumps({
+        "bench": "dalmatian",
+        "best_split_us": bench_best_split(),
+        "advisor_first_query_ms": first,
+        "advisor_first_query_max_ms": max(ms for rule in first.values() for ms in rule.values()),
+        "advisor_query_ms": bench_queries(),
+        "advisor_tables_s": round(in_fresh_interpreter(ALL_TABLES), 3),
+        "advisor_tables_target_s": 2,
+        "random_games_per_s": round(bench_games(), 1),
+    }))
+
+
+if __name__ == "__main__":
+    main()
