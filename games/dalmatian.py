@@ -37,11 +37,11 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from games.core import GameState, Opening, Option, Phase, Result, Roll, Setup, rank_by
+from games.dalmatian_advice import REROLLS, Advice, advise
 from games.dalmatian_score import Group, best_split, score
 from games.dice_multisets import HAND_SIZE
 from games.errors import IllegalAction, NotationError, OptionError
 
-REROLLS = 2
 MAX_ROUNDS = 24
 
 
@@ -87,7 +87,7 @@ class Dalmatian(GameState[Action]):
     - ``dice``: the dice showing in the current turn, sorted (fewer than five while rerolled
       dice are awaited); ``turn_score`` and ``groups``: their score and best split.
     - ``rerolls_left`` (standard) or ``budget_left`` (``reroll_budget``): None under the
-      other rule.
+      other rule; ``advice()``: the hold with the best expected score, for a hint.
     - ``sheet``: per round, each player's turn score (None: not played yet); ``totals``: the
       starting total of each round; ``last_turn``: the most recently finished turn.
     """
@@ -203,6 +203,13 @@ class Dalmatian(GameState[Action]):
     @property
     def budget_left(self) -> int | None:
         return None if self.budget is None else self.budget - sum(self._rerolled)
+
+    def advice(self) -> Advice | None:
+        """The advisor's best hold for the dice showing; None unless a choice is due."""
+        if self.phase is not Phase.MOVE or self.total is None:
+            return None
+        return advise(self._dice, self.total, rerolls=self.rerolls_left, budget=self.budget_left,
+                      several_groups=self.several_groups)
 
     @property
     def _reroll_limit(self) -> int:

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 import games
 from games.core import Phase, Result
 from games.dalmatian import Dalmatian, Reroll, Stop
+from games.dalmatian_advice import advise
+from games.dalmatian_score import best_split, score
 from games.errors import BadDiceError, IllegalAction, NotationError, OptionError, WrongPhaseError
 
 # total, dice, standard score, variation 1 score (RULINGS.md, Dalmatian)
@@ -54,6 +56,9 @@ def play_random(state: Dalmatian, rng: random.Random) -> None:
 def test_worked_examples_are_recorded_when_the_turn_ends(
     total: int, dice: tuple[int, ...], standard: int, several: int
 ) -> None:
+    assert score(dice, total) == standard
+    assert score(dice, total, several_groups=True) == several
+    assert sum(len(g) for g in best_split(dice, total)) == standard
     for option, expected in ((False, standard), (True, several)):
         state = at_turn(total, dice_in_several_groups=option)
         state.roll(*dice)
@@ -98,6 +103,17 @@ def test_two_rerolls_of_any_dice_then_the_turn_scores_itself() -> None:
     assert state.rerolls_left == 0 and state.dice_wanted == 5
     state.roll(6, 1, 5, 2, 3)
     assert state.sheet == ((None, 4),) and state.current_player == 0 and state.dice == ()
+
+
+def test_the_advice_for_the_dice_showing_is_a_legal_choice() -> None:
+    state = at_turn(7, reroll_budget=8)
+    state.roll(1, 3, 4, 6, 6)
+    state.apply("reroll 6")
+    assert state.advice() is None, "no advice while dice are awaited"
+    state.roll(6)
+    advice = state.advice()
+    assert advice == advise((1, 3, 4, 6, 6), 7, budget=7)
+    assert advice is not None and Reroll(advice.reroll) in state.legal_actions()
 
 
 def test_five_scoring_dice_end_the_turn_at_once() -> None:

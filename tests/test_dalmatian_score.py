@@ -1,4 +1,5 @@
-"""Dalmatian's scorer against the rulings' worked examples and a brute force over subsets."""
+"""Dalmatian's scorer against a brute force over subsets (the rulings' worked examples are in
+test_dalmatian.py, scored alone and through a turn)."""
 
 from __future__ import annotations
 
@@ -12,16 +13,6 @@ from hypothesis import strategies as st
 from games.dalmatian_score import best_split, score, score_table
 from games.dice_multisets import lattice
 from games.errors import BadDiceError
-
-# total, dice, standard score, variation 1 score (RULINGS.md, Dalmatian)
-WORKED = [
-    (6, (1, 2, 3, 4, 5), 4, 5),
-    (7, (1, 6, 6, 6, 6), 2, 5),
-    (12, (6, 6, 6, 1, 1), 2, 3),
-    (2, (2, 2, 2, 1, 1), 5, 5),
-    (9, (3, 3, 3, 3, 3), 3, 5),
-    (12, (1, 1, 1, 1, 1), 0, 0),
-]
 
 
 def subsets(n: int) -> list[tuple[int, ...]]:
@@ -54,15 +45,6 @@ def dice_used(groups: tuple[tuple[int, ...], ...], dice: tuple[int, ...]) -> int
     """How many distinct dice these groups touch when laid on ``dice`` (reuse allowed)."""
     need = Counter(d for g in groups for d in g)
     return sum(min(n, need[face]) for face, n in Counter(dice).items())
-
-
-@pytest.mark.parametrize(("total", "dice", "standard", "several"), WORKED,
-                         ids=[f"total{t}-{'-'.join(map(str, d))}" for t, d, _, _ in WORKED])
-def test_worked_examples(total: int, dice: tuple[int, ...], standard: int, several: int) -> None:
-    assert score(dice, total) == standard
-    assert score(dice, total, several_groups=True) == several
-    assert sum(len(g) for g in best_split(dice, total)) == standard
-    assert dice_used(best_split(dice, total, True), dice) == several
 
 
 def test_the_rule_texts_examples_give_these_groups() -> None:
