@@ -13,6 +13,7 @@ whole size inside ``map`` (a few microseconds per size rather than a Python loop
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -76,7 +77,7 @@ class Lattice:
         """For each hand of ``size`` dice: the mean of ``table`` over the six hands one die
         larger, that is the expectation after throwing one more die."""
         sums = map(sum, zip(*[take(table) for take in self.up[size]], strict=True))
-        return [s / len(DIE_FACES) for s in sums]
+        return list(map(operator.truediv, sums, itertools.repeat(len(DIE_FACES))))
 
 
 def _columns(rows: Sequence[tuple[int, ...]], width: int) -> tuple[Gather, ...]:
@@ -92,6 +93,10 @@ def _gather(column: tuple[int, ...]) -> Gather:
     return lambda table: (table[column[0]],)  # itemgetter of one index gives no tuple
 
 
+def _first_of_each_face(hand: tuple[int, ...]) -> list[int]:
+    return [j for j, face in enumerate(hand) if j == 0 or face != hand[j - 1]]
+
+
 @functools.cache
 def lattice() -> Lattice:
     """The one shared lattice, built on first use (about a millisecond)."""
@@ -102,11 +107,8 @@ def lattice() -> Lattice:
     index = {hand: i for i, hand in enumerate(faces)}
     starts = [faces.index((1,) * size) for size in range(HAND_SIZE + 1)] + [len(faces)]
     of_size = tuple(range(starts[k], starts[k + 1]) for k in range(HAND_SIZE + 1))
-    minus = tuple(
-        tuple(index[hand[:j] + hand[j + 1:]] for j in range(len(hand))
-              if j == 0 or hand[j] != hand[j - 1])
-        for hand in faces
-    )
+    minus = tuple(tuple(index[hand[:j] + hand[j + 1:]] for j in _first_of_each_face(hand))
+                  for hand in faces)
     plus: list[list[int]] = [[] for _ in faces]
     for i in range(len(faces)):  # i less a die is m, so m plus that die is i; faces ascend
         for m in minus[i]:
