@@ -20,13 +20,16 @@ from firmware_host.commands import UsageError
 from games import game_class
 from games.core import Setup
 from games.errors import OptionError, UnknownGameError
+from hardware.errors import WiringError
 from hardware.oled_factory import CONTROLLERS, INTERFACES, OledConfig, OledConfigError
+from hardware.pinmap import DEFAULT_MAP, PinMap, load_pin_map
 
 DEFAULT_PATH = Path("/etc/table-companion/config.toml")
 EMULATOR = "emulator"
 DISPLAY_TYPES = (*CONTROLLERS, EMULATOR)
-# [display] keys that differ from OledConfig's field names; the others are the same
-DISPLAY_KEYS = {"type": "controller", "bus": "interface"}
+# [display] keys besides type and bus, named as OledConfig names them; the wiring of the
+# panel (SPI chip select, DC and reset pins) comes from the pin map
+PANEL_KEYS = ("i2c_bus", "i2c_address", "spi_port", "spi_speed_hz", "rotate")
 
 
 class ConfigError(UsageError, ValueError):
@@ -45,12 +48,16 @@ class GameConfig:
 class Config:
     """Everything the daemon reads from its file; the defaults are a working setup."""
 
-    pin_map: str = "default"
+    pin_map: str = DEFAULT_MAP  # a map shipped in wiring/, or the path of a map file
     players: tuple[str, ...] = ("P1", "P2")
     display: OledConfig | None = field(default_factory=OledConfig)  # None: emulated screen
     game: GameConfig = GameConfig()
     journal: Path = Path("/var/lib/table-companion/journal.sqlite3")
     hint: bool = True
+
+    def pins(self) -> PinMap:
+        """The pin map named by :attr:`pin_map` (checked when the file was read)."""
+        return load_pin_map(self.pin_map)
 
     def names_for(self, count: int) -> tuple[str, ...]:
         """``count`` player names: the configured ones first, then P<seat> for the rest."""
@@ -148,11 +155,12 @@ class _Reader:
         top = self.table(data, (), ("pin_map", "players", "journal", "hint", "display", "game"))
         base = Config()
         players = self.players(top)
+        pin_map, pins = self.pin_map(top)
         journal = self.value(top, ("journal",), str, str(base.journal), _not_empty)
         return Config(
-            pin_map=self.value(top, ("pin_map",), str, base.pin_map, _pin_map_name),
+            pin_map=pin_map,
             players=players,
-            display=self.display(self.subtable(top, ("display",))),
+            display=self.display(self.subtable(top, ("display",)), pins),
             game=self.game(self.subtable(top, ("game",)), players) if "game" in top
             else GameConfig(),
             journal=self.path.parent / Path(journal).expanduser(),
@@ -176,26 +184,45 @@ class _Reader:
             raise self.fail(("players",), f"{_toml(names)} is not allowed: names must differ")
         return stripped
 
-    def display(self, table: Mapping[str, Any]) -> OledConfig | None:
-        """The panel's settings, checked by the OLED driver's own config; None to emulate."""
+    def pin_map(self, top: Mapping[str, Any]) -> tuple[str, PinMap]:
+        """The pin map's name (a file's path, from this file's folder) and the map itself."""
+        name = self.value(top, ("pin_map",), str, Config().pin_map)
+        if name.endswith(".toml") or "/" in name:
+            name = str(self.path.parent / Path(name).expanduser())
+        try:
+            return name, load_pin_map(name)
+        except WiringError as err:
+            raise self.fail(("pin_map",), str(err)) from None
+
+    def display(self, table: Mapping[str, Any], pins: PinMap) -> OledConfig | None:
+        """The panel's settings, checked by the OLED driver's own config; None to emulate.
+
+        How the panel is wired (bus, SPI chip select, DC and reset pins) is the pin map's to
+        say; ``bus`` may be repeated here, and then it must agree.
+        """
+        self.table(table, ("display",), ("type", "bus", *PANEL_KEYS))
         base = OledConfig()
-        fields = {DISPLAY_KEYS.get(key, key): key for key in ("type", "bus", *(
-            name for name in base.__dataclass_fields__ if name not in DISPLAY_KEYS.values()))}
-        self.table(table, ("display",), tuple(fields.values()))
         kind = self.value(table, ("display", "type"), str, base.controller, _one_of(DISPLAY_TYPES))
+        wired = pins.display
+        bus = self.value(table, ("display", "bus"), str, wired.bus, _one_of(INTERFACES))
+        if bus != wired.bus:
+            raise self.fail(("display", "bus"), f'"{bus}" is not allowed: pin map {pins.name} '
+                            f"wires the OLED to {wired.bus}; write bus = \"{wired.bus}\" or "
+                            f"choose a pin map with an {bus} OLED")
         values: dict[str, Any] = {
             "controller": base.controller if kind == EMULATOR else kind,
-            "interface": self.value(table, ("display", "bus"), str, base.interface,
-                                    _one_of(INTERFACES)),
+            "interface": bus,
+            "spi_device": wired.chip_select,
+            "dc_pin": base.dc_pin if wired.dc is None else wired.dc,
+            "reset_pin": base.reset_pin if wired.reset is None else wired.reset,
         }
-        for name, key in fields.items():
-            if name not in values:
-                values[name] = self.value(table, ("display", key), int, getattr(base, name))
+        for key in PANEL_KEYS:
+            values[key] = self.value(table, ("display", key), int, getattr(base, key))
         try:
             oled = OledConfig(**values)
         except OledConfigError as err:
-            field_name = re.match(r"display (\w+)", str(err))
-            key = fields.get(field_name.group(1), "type") if field_name else "type"
+            named = re.match(r"display (\w+)", str(err))
+            key = named.group(1) if named and named.group(1) in PANEL_KEYS else "type"
             problem = str(err).partition(" = ")[2] or str(err)
             raise self.fail(("display", key), problem) from None
         return None if kind == EMULATOR else oled
@@ -250,12 +277,6 @@ def _one_of(choices: tuple[str, ...]) -> Callable[[str], str | None]:
 
 def _not_empty(value: str) -> str | None:
     return None if value.strip() else "a file path is needed"
-
-
-def _pin_map_name(value: str) -> str | None:
-    if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", value):
-        return None
-    return "a pin map name (letters, digits, '-' and '_'), e.g. \"default\""
 
 
 def _clamp(value: int, low: int, high: int) -> int:

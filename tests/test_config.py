@@ -42,7 +42,7 @@ def test_an_empty_file_is_the_defaults_too() -> None:
 def test_a_full_file_is_read_into_typed_values(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text(
-        'pin_map = "hat-v2"\n'
+        'pin_map = "pi40-spi"\n'
         'players = ["Ann", " Ben "]\n'
         'journal = "state/journal.sqlite3"\n'
         "hint = false\n"
@@ -57,11 +57,12 @@ def test_a_full_file_is_read_into_typed_values(tmp_path: Path) -> None:
         'dice_reuse = "false"\n'
     )
     assert load(path) == Config(
-        pin_map="hat-v2",
+        pin_map="pi40-spi",
         players=("Ann", "Ben"),
         journal=tmp_path / "state" / "journal.sqlite3",
         hint=False,
-        display=OledConfig(controller="sh1106", interface="spi", rotate=2),
+        display=OledConfig(controller="sh1106", interface="spi", rotate=2, spi_device=0,
+                           dc_pin=24, reset_pin=25),
         game=GameConfig("centennial", {"mode": "declare", "dice_reuse": False}),
     )
 
@@ -144,11 +145,23 @@ def test_player_names_must_be_distinct_and_present() -> None:
     assert error_of("players = []\n").startswith(f"{FILE}, line 1: players: [] is not allowed")
 
 
-def test_a_bad_pin_map_name_is_refused() -> None:
-    assert error_of('pin_map = "../etc"\n') == (
-        f'{FILE}, line 1: pin_map: "../etc" is not allowed: a pin map name (letters, digits, '
-        "'-' and '_'), e.g. \"default\""
+def test_the_pin_map_must_exist_and_agree_with_the_display_bus(tmp_path: Path) -> None:
+    assert error_of('pin_map = "hat"\n') == (
+        f"{FILE}, line 1: pin_map: no pin map 'hat'; the maps are pi40, pi40-buttons, "
+        "pi40-spi, pi40-track (or give the path of a .toml file)"
     )
+    assert error_of('pin_map = "pi40"\n[display]\nbus = "spi"\n') == (
+        f'{FILE}, line 3: display.bus: "spi" is not allowed: pin map pi40 wires the OLED to '
+        'i2c; write bus = "i2c" or choose a pin map with an spi OLED'
+    )
+
+
+def test_a_pin_map_file_is_found_beside_the_config(tmp_path: Path) -> None:
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "mine.toml").write_text('base = "pi40-spi"\ntitle = "mine"\n')
+    config = parse('pin_map = "maps/mine.toml"\n', tmp_path / "config.toml")
+    assert config.pin_map == str(tmp_path / "maps" / "mine.toml")
+    assert config.display is not None and config.display.interface == "spi"
 
 
 def test_a_missing_or_unreadable_file_is_one_line(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -96,3 +97,29 @@ def test_without_gpio_the_error_names_the_fix(
     assert err.startswith("table-companion run: error: GPIO: ")
     assert "sudo apt install python3-lgpio" in err and "--mock" in err
     assert err.count("\n") == 1
+
+
+def test_the_pin_maps_inputs_reach_the_queue_and_are_released(tmp_path: Path) -> None:
+    from contextlib import ExitStack
+
+    from gpiozero.pins.mock import MockFactory
+
+    from firmware_host.commands.run import build_inputs
+    from hardware.events import DiceRolled
+    from hardware.pinmap import load_pin_map
+
+    pins = load_pin_map("pi40")
+    factory = MockFactory()
+    seen: list[object] = []
+    with ExitStack() as resources:
+        [poll] = build_inputs(pins, factory, seen.append, resources)
+        # the buttons debounce on the real clock: a click is a press, then a release
+        for level, settle in ((False, 0.1), (True, 2.0)):
+            factory.pin(pins.dice).drive_high() if level else factory.pin(pins.dice).drive_low()
+            until = time.monotonic() + settle
+            while not any(isinstance(e, DiceRolled) for e in seen) and time.monotonic() < until:
+                poll(time.monotonic())
+    rolled = [e for e in seen if isinstance(e, DiceRolled)]
+    assert len(rolled) == 1 and rolled[0].source == "button"
+    with ExitStack() as resources:  # closed means released: the same pins can be claimed again
+        build_inputs(pins, factory, seen.append, resources)

@@ -27,14 +27,18 @@ from firmware_host.journal import Journal, JournalError
 from firmware_host.loop import Loop, Poller, stop_on_signals
 from firmware_host.notify import Notifier
 from games.core import GameState
+from hardware.controls import Controls
+from hardware.dice_button import DiceButton
 from hardware.display import Display
 from hardware.display_emulators import TerminalView
 from hardware.display_fallback import FallbackDisplay
 from hardware.driver_types import Emit, PinFactory
 from hardware.errors import HardwareError
 from hardware.events import Event
+from hardware.matrix import ReedMatrix
 from hardware.oled_factory import open_oled
 from hardware.pin_factory import mock_factory, open_pin_factory
+from hardware.pinmap import PinMap
 
 # sysexits.h codes: each is a mistake that a restart would only repeat
 EXIT_CONFIG = 78  # EX_CONFIG: the config file is wrong
@@ -68,18 +72,19 @@ def run(args: argparse.Namespace) -> int:
         except JournalError as err:
             return _fail(err, EXIT_JOURNAL)
         game = _resume(journal)
+        events: queue.SimpleQueue[Event | None] = queue.SimpleQueue()
         try:
             factory = mock_factory() if args.mock else open_pin_factory()
+            resources.callback(factory.close)
+            inputs = build_inputs(config.pins(), factory, events.put, resources)
         except HardwareError as err:
             return _fail(err, EXIT_HARDWARE)
-        resources.callback(factory.close)
-        events: queue.SimpleQueue[Event | None] = queue.SimpleQueue()
         screen, screen_pollers = open_screen(config, args.mock, events.put)
-        pollers = [*screen_pollers, *build_inputs(config, factory, events.put)]
         notifier = Notifier.from_environ()
         if game is not None:
             notifier.status(f"resumed {game.TITLE} after {len(game.history)} moves")
-        loop = Loop(EventLog(game), screen, notifier, events=events, pollers=pollers)
+        loop = Loop(EventLog(game), screen, notifier, events=events,
+                    pollers=[*inputs, *screen_pollers])
         panel = None if args.mock or config.display is None else config.display.describe()
         log.info("running: screen %s, journal %s", panel or "in the terminal", config.journal)
         with stop_on_signals(loop):
@@ -123,11 +128,20 @@ def open_screen(config: Config, mock: bool, emit: Emit) -> tuple[Display, list[P
     return screen, [screen.tick]
 
 
-def build_inputs(config: Config, factory: PinFactory, emit: Emit) -> list[Poller]:
-    """The input drivers of ``config.pin_map``, as pollers for the loop.
+def build_inputs(pins: PinMap, factory: PinFactory, emit: Emit,
+                 resources: ExitStack) -> list[Poller]:
+    """The dice button, the controls and the board sensors on the pin map's pins, closed
+    with ``resources``; returned as the loop's pollers (none of them starts a thread)."""
+    dice = DiceButton(pins.dice, factory, emit)
+    resources.callback(dice.close)
+    controls = Controls(pins.buttons, factory, emit, encoder=pins.encoder)
+    resources.callback(controls.close)
+    board = ReedMatrix(pins.matrix.rows, pins.matrix.cols, factory, emit)
+    resources.callback(board.close)
 
-    Seam: the pin maps (``wiring/<name>.toml``) decide which of the dice button, controls
-    and reed matrix exist and on which pins; until they are shipped the daemon builds no
-    input driver and shows only device status.
-    """
-    return []
+    def poll_all(now: float) -> None:
+        dice.poll()
+        controls.poll()
+        board.scan()
+
+    return [poll_all]
