@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from journal_helpers import register_highdie
 from test_core import HighDie
 
-import games
 from firmware_host.journal import Journal
 
 TESTS = Path(__file__).parent
@@ -62,7 +62,7 @@ def scripted_game(seed: int) -> list[str]:
 def test_kill_9_anywhere_loses_no_committed_action(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
 ) -> None:
-    monkeypatch.setitem(games.REGISTRY, "highdie", "test_core:HighDie")
+    register_highdie(monkeypatch)
     script = scripted_game(seed)
     script_file = tmp_path / "script.json"
     script_file.write_text(json.dumps(script))
