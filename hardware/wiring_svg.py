@@ -3,8 +3,10 @@
 The header is drawn as seen from above with pin 1 at the top left. Each wire leaves its pin
 through the gap below the pin's row, runs in its own vertical lane, and ends at a labelled
 terminal of its part; each terminal also names its header pin, so a crossing never leaves a
-doubt. The output depends only on the map (no ids, dates or randomness), so the committed
-diagrams in ``wiring/`` can be regenerated and compared byte for byte.
+doubt. Pins an enabled bus takes without a wire (SPI0's MISO and spare chip select) are grey.
+
+The output depends only on the map (no ids, dates or randomness), so the committed diagrams
+in ``wiring/`` can be regenerated and compared byte for byte.
 """
 
 from __future__ import annotations
