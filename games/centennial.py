@@ -379,7 +379,8 @@ class Centennial(GameState[CentennialAction]):
             assert throw.roller == self.turn or not self.awaiting_stop
             if throw.stop is not None:
                 assert throw.start <= throw.stop <= throw.start + len(self.chain)
-            assert Counter(self.claimable) <= Counter(self.overlooked)  # claims were overlooked
+            taken = Counter(c.number for c in self._claims)
+            assert taken <= Counter(self.overlooked), "a claim took a number nobody overlooked"
         if self.claims_open:
             assert not self.awaiting_stop and self._claims_left(), "open claims nobody can make"
         assert self.phase is not Phase.MOVE or self.legal_actions()
@@ -471,9 +472,9 @@ class Centennial(GameState[CentennialAction]):
                     f"{who} already claimed {earlier.number} from this throw: one claim each "
                     "(claim_chain = false)"
                 )
-        asked = self.asked
         if claim.player in self._passed:
             raise NotYourTurnError(f"{who} passed on this throw and cannot claim any more")
+        asked = self.asked
         if asked is not None and claim.player != asked:
             raise NotYourTurnError(
                 f"claims go in turn order: {self.name(asked)} claims or passes first"

@@ -187,6 +187,21 @@ def test_a_claimant_takes_consecutive_numbers_one_after_another() -> None:
     assert state.progress == (1, 5, 7) and state.phase is Phase.ROLL and state.turn == 1
 
 
+def test_an_11_made_on_both_sides_of_the_turn_is_two_claimable_numbers() -> None:
+    state = game_at((10, 10, 12), mode="declare")
+    state.roll(5, 6, 1)
+    assert state.chain == (11, 12, 11)
+    assert [str(a) for a in state.legal_actions()] == [
+        "P1 stops at 10", "P1 stops at 11", "P1 stops at 12", "P1 stops at 11 back"]
+    state.apply("P1 stops at 10")
+    assert [str(a) for a in state.legal_actions()] == [
+        "P2 claims 11", "P3 claims 11", "no more claims"]
+    for text in ["P2 claims 11", "P3 claims 11", "P2 claims 12"]:
+        state.apply(text)
+    assert state.progress == (10, 12, 13) and label(13) == "11 back"
+    assert state.claimable == () and state.phase is Phase.ROLL
+
+
 def test_without_claim_chain_each_player_claims_once_per_throw() -> None:
     state = game_at((0, 3, 5), mode="declare", claim_chain=False)
     state.roll(1, 2, 4)
