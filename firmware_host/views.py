@@ -1,0 +1,61 @@
+"""What the referee asks the screens to draw: small frozen values, one per kind of screen.
+
+The referee decides *what* is on the screen (which game, which choices, where the cursor
+is, what was refused); :mod:`firmware_host.screens` decides *how* it looks on 128x64 pixels.
+Keeping the two apart lets golden-image tests build any screen from a view alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.core import GameState
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game in progress (or just over): the position, what may be chosen, and a notice.
+
+    ``choices`` are the legal actions as their notation prints them, in the order the
+    controls step through them; ``cursor`` indexes the highlighted one (0 when there are
+    none). ``message`` is a refusal or a notice ("point 4 is blocked ..."), shown until the
+    next accepted input. ``hint`` turns the advisor's hint on (Dalmatian's best hold).
+    ``rolling`` holds the faces of a roll animation frame while dice tumble.
+    """
+
+    game: GameState[Any]
+    choices: tuple[str, ...] = ()
+    cursor: int = 0
+    message: str | None = None
+    hint: bool = True
+    rolling: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class MenuView:
+    """A list to choose from: the game menu, the player count, a variant, a confirmation."""
+
+    title: str
+    items: tuple[str, ...]
+    cursor: int = 0
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class BoardFixView:
+    """The board sensors disagree with the game: what to put back, one line a cell."""
+
+    title: str
+    fixes: tuple[str, ...]  # e.g. "put a chip on B3", "lift the chip from C4"
+
+
+@dataclass(frozen=True)
+class NoticeView:
+    """A full-screen notice: the night's standings, shutting down, a fault."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
+View = GameView | MenuView | BoardFixView | NoticeView
