@@ -21,7 +21,9 @@ class GameView:
     controls step through them; ``cursor`` indexes the highlighted one (0 when there are
     none). ``message`` is a refusal or a notice ("point 4 is blocked ..."), shown until the
     next accepted input. ``hint`` turns the advisor's hint on (Dalmatian's best hold).
-    ``rolling`` holds the faces of a roll animation frame while dice tumble.
+    ``rolling`` holds the faces of a roll animation frame while dice tumble. ``held`` are the
+    indexes (into ``game.dice``, 0-4) of the dice a Dalmatian player keeps with the hold
+    buttons; the ROLL button then throws the others.
     """
 
     game: GameState[Any]
@@ -30,6 +32,7 @@ class GameView:
     message: str | None = None
     hint: bool = True
     rolling: tuple[int, ...] | None = None
+    held: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
