@@ -1,0 +1,453 @@
+"""The referee: turns events from the table into game actions, menus and screens.
+
+It is the daemon's :class:`~firmware_host.loop.Controller`. Every game action goes through
+:meth:`firmware_host.journal.Journal.apply`, which checks it against the rules and commits it
+before returning, so the next frame never shows an action a power cut could take back. A
+refused action (an illegal move, dice of the wrong count, a board change that breaks the
+rules) leaves the game as it was and puts the reason on the screen; nothing a player does
+raises out of :meth:`Referee.handle`.
+
+Controls, whatever hardware gives them:
+
+- In a game: UP/DOWN (or the knob) move the cursor over the legal moves, SELECT plays the
+  highlighted one; in the dice phase SELECT types in physical dice instead; BACK (or a long
+  press on ROLL) opens the game menu. The ROLL button throws as many dice as are due; in
+  Dalmatian the hold buttons keep dice and ROLL throws the others (a reroll).
+- In a menu: UP/DOWN move, SELECT chooses, BACK leaves.
+- Board sensors (Sequence Dice on a grid, Centennial on the 12-box track) play the move the
+  players make by hand; while the board and the game disagree the screen lists what to fix.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any, Protocol
+
+from PIL import Image
+
+from firmware_host.commands import UsageError
+from firmware_host.config import Config
+from firmware_host.journal import Journal, standings
+from firmware_host.menu import DiceEntry, Entry, Menu, confirm, entry
+from firmware_host.views import BoardFixView, GameView, NoticeView, View
+from games import REGISTRY, game_class
+from games.core import GameState, Option, Phase, Roll
+from games.dalmatian import Dalmatian
+from games.errors import GameError
+from hardware.events import (
+    CellChanged,
+    CellFault,
+    Control,
+    ControlHeld,
+    ControlPressed,
+    ControlTurned,
+    DeviceStatus,
+    DiceRolled,
+    Event,
+)
+
+log = logging.getLogger(__name__)
+
+HOLDS = (Control.HOLD1, Control.HOLD2, Control.HOLD3, Control.HOLD4, Control.HOLD5)
+Renderer = Callable[[View], Image.Image]
+Occupancy = Callable[[], frozenset[tuple[int, int]]]
+
+
+class DiceRoller(Protocol):
+    """The part of :class:`hardware.dice_button.DiceButton` the referee sets: dice per throw."""
+
+    count: int
+
+
+class Recogniser(Protocol):
+    """What :mod:`firmware_host.sensing` provides for a sensed game."""
+
+    def reset(self, game: Any, occupied: frozenset[tuple[int, int]]) -> Any: ...
+
+    def changed(self, game: Any, event: CellChanged) -> Any: ...
+
+
+Page = Menu | DiceEntry
+
+
+class Referee:
+    """Referees one game at a time and keeps the menus; see the module docstring.
+
+    ``game`` is the game the journal resumed (None: the new-game menu opens). ``roller`` is
+    told how many dice to throw; ``layout`` is the sensor matrix's layout ("grid", "track")
+    and ``board`` reads which cells hold a piece now, for the check after a resume or a move
+    made with the controls. ``shutdown`` is what the menu's "Shut down" runs.
+    """
+
+    def __init__(self, config: Config, journal: Journal, *, game: GameState[Any] | None = None,
+                 roller: DiceRoller | None = None, layout: str | None = None,
+                 board: Occupancy | None = None, shutdown: Callable[[], None] | None = None,
+                 render: Renderer | None = None) -> None:
+        if render is None:
+            from firmware_host.screens import render as draw_screen
+            render = draw_screen
+        self.config = config
+        self.journal = journal
+        self.roller = roller
+        self.layout = layout
+        self.board = board
+        self.shutdown = shutdown or (lambda: None)
+        self.render = render
+        self.hint = config.hint
+        self.game: GameState[Any] | None = None
+        self.recogniser: Recogniser | None = None
+        self.pages: list[Page] = []
+        self.notice: NoticeView | None = None
+        self.fixes: tuple[str, ...] = ()
+        self.message: str | None = None
+        self.cursor = 0
+        self.held: set[int] = set()
+        if game is None:
+            self.pages.append(self._new_game_menu())
+        else:
+            self._attach(game)
+            self.message = f"resumed after {len(game.history)} actions"
+        self._tell_roller()
+
+    # -- the Controller interface -----------------------------------------------------------
+
+    def handle(self, event: Event) -> None:
+        try:
+            self._dispatch(event)
+        except (GameError, UsageError) as err:
+            self._say(str(err))
+        except Exception as err:  # a bug must not stop the evening: log it, keep the game
+            log.exception("while handling %s", event)
+            self._say(f"internal error ({type(err).__name__}); the game is unchanged")
+        self._tell_roller()
+
+    def frame(self) -> Image.Image:
+        return self.render(self.view())
+
+    def view(self) -> View:
+        """What the screen shows now."""
+        if self.notice is not None:
+            return self.notice
+        if self.pages:
+            return self.pages[-1].view()
+        assert self.game is not None  # with no game the new-game menu cannot be closed
+        if self.fixes:
+            return BoardFixView(self.game.TITLE, self.fixes)
+        return GameView(self.game, self.choices(), self.cursor, self.message, self.hint,
+                        held=frozenset(self.held))
+
+    def choices(self) -> tuple[str, ...]:
+        return tuple(str(a) for a in self.game.legal_actions()) if self.game else ()
+
+    # -- events -------------------------------------------------------------------------
+
+    def _dispatch(self, event: Event) -> None:
+        match event:
+            case ControlPressed(control=control):
+                self._press(control)
+            case ControlHeld(control=Control.ROLL):
+                if self.game is not None and not self.pages:
+                    self.pages.append(self._game_menu())
+            case ControlHeld(control=control):
+                self._press(control)
+            case ControlTurned(steps=steps):
+                self._press(Control.DOWN if steps > 0 else Control.UP, abs(steps))
+            case DiceRolled(dice=dice, source=source):
+                self._dice(dice, source)
+            case CellChanged():
+                self._sensed(event)
+            case CellFault(row=row, col=col, reason=reason):
+                log.warning("sensor %s,%s: %s", row, col, reason)
+                self._say(f"board sensor row {row + 1} column {col + 1}: {reason}")
+            case DeviceStatus(message=message):
+                log.info("%s", message)
+                self._say(message)
+
+    def _press(self, control: Control, steps: int = 1) -> None:
+        if self.notice is not None:
+            if control in (Control.SELECT, Control.BACK):
+                self.notice = None
+            return
+        if self.pages:
+            self._press_in_page(self.pages[-1], control, steps)
+        else:
+            self._press_in_game(control, steps)
+
+    def _press_in_page(self, page: Page, control: Control, steps: int) -> None:
+        if control in (Control.UP, Control.DOWN):
+            page.move(steps if control is Control.DOWN else -steps)
+        elif control is Control.SELECT:
+            page.select()
+        elif control is Control.BACK:
+            if isinstance(page, DiceEntry) and not page.closable:
+                page.back()
+            elif page.closable:
+                self._close(page)
+
+    def _press_in_game(self, control: Control, steps: int) -> None:
+        game = self.game
+        assert game is not None
+        choices = self.choices()
+        if control in (Control.UP, Control.DOWN) and choices:
+            delta = steps if control is Control.DOWN else -steps
+            self.cursor = (self.cursor + delta) % len(choices)
+        elif control is Control.BACK:
+            self.pages.append(self._game_menu())
+        elif control is Control.SELECT:
+            if game.is_over:
+                self._open_new_game()
+            elif game.phase is Phase.ROLL:
+                self._open_dice_entry()
+            elif choices:
+                self._play(choices[min(self.cursor, len(choices) - 1)])
+        elif control in HOLDS:
+            self._toggle_hold(HOLDS.index(control))
+
+    def _toggle_hold(self, die: int) -> None:
+        if not isinstance(self.game, Dalmatian) or self.game.phase is not Phase.MOVE:
+            self._say("the hold buttons keep Dalmatian dice between rerolls")
+            return
+        self.held ^= {die}
+
+    def _typed_dice(self, dice: tuple[int, ...]) -> None:
+        self.pages.pop()
+        self._dice(dice, "manual")
+
+    def _dice(self, dice: tuple[int, ...], source: str) -> None:
+        game = self.game
+        if game is None or self.pages:
+            self._say(f"dice {_faces(dice)} ignored: close the menu first")
+            return
+        if game.phase is Phase.MOVE and isinstance(game, Dalmatian):
+            self._reroll(game, dice)
+            return
+        log.info("dice %s from %s", _faces(dice), source)
+        self._play(Roll(tuple(dice)))
+
+    def _reroll(self, game: Dalmatian, dice: tuple[int, ...]) -> None:
+        """The ROLL button during a Dalmatian turn: pick up the dice not held, throw them."""
+        picked = tuple(face for i, face in enumerate(game.dice) if i not in self.held)
+        if not picked:
+            self._say("every die is held: choose 'stop' to score them")
+            return
+        if len(dice) != len(picked):
+            self._say(f"{len(picked)} dice are rerolled, got {len(dice)}")
+            return
+        if self._play(f"reroll {_faces(picked)}"):
+            self._play(Roll(tuple(dice)))
+
+    def _sensed(self, event: CellChanged) -> None:
+        if self.recogniser is None or self.game is None:
+            log.info("board change at %s,%s not used by this game", event.row, event.col)
+            return
+        outcome = self.recogniser.changed(self.game, event)
+        self.fixes = tuple(outcome.fixes)
+        if outcome.message:
+            self._say(outcome.message)
+        if outcome.action is not None:
+            self._play(outcome.action)
+
+    # -- playing ------------------------------------------------------------------------
+
+    def _play(self, action: Any) -> bool:
+        """Apply and journal ``action``; on refusal the reason goes on the screen."""
+        game = self.game
+        assert game is not None
+        try:
+            played = self.journal.apply(game, action)
+        except (GameError, UsageError) as err:
+            self._say(str(err))
+            return False
+        log.info("%s: %s", game.TITLE, played)
+        self.message = None
+        self.cursor = 0
+        self.held.clear()
+        self._check_board()
+        return True
+
+    def _check_board(self) -> None:
+        """After a move the controls made, list what the players must change on the board."""
+        if self.recogniser is not None and self.game is not None and self.board is not None:
+            self.fixes = tuple(self.recogniser.reset(self.game, self.board()).fixes)
+
+    def _attach(self, game: GameState[Any]) -> None:
+        self.game = game
+        self.cursor = 0
+        self.held.clear()
+        self.message = None
+        self.recogniser = None
+        self.fixes = ()
+        if self.layout is not None:
+            from firmware_host.sensing import recogniser_for
+            self.recogniser = recogniser_for(game, self.layout)
+        self._check_board()
+
+    def _say(self, text: str) -> None:
+        if self.pages and isinstance(self.pages[-1], Menu):
+            self.pages[-1].message = text
+        else:
+            self.message = text
+
+    def _tell_roller(self) -> None:
+        if self.roller is None or self.game is None:
+            return
+        game = self.game
+        if game.phase is Phase.MOVE and isinstance(game, Dalmatian):
+            self.roller.count = max(1, len(game.dice) - len(self.held))
+        elif game.dice_wanted:
+            self.roller.count = game.dice_wanted
+
+    # -- menus --------------------------------------------------------------------------
+
+    def _close(self, page: Page) -> None:
+        if page in self.pages:
+            self.pages.remove(page)
+
+    def _new_game_menu(self) -> Menu:
+        default = self.config.game.name if self.config.game.name in REGISTRY else None
+        entries = []
+        for name in REGISTRY:
+            cls = game_class(name)
+            span = f"{cls.MIN_PLAYERS}" if cls.MIN_PLAYERS == cls.MAX_PLAYERS else \
+                f"{cls.MIN_PLAYERS}-{cls.MAX_PLAYERS}"
+            entries.append(entry(f"{cls.TITLE} ({span})", partial(self._open_players, name)))
+        cursor = list(REGISTRY).index(default) if default else 0
+        return Menu("New game", entries, cursor, closable=self.game is not None)
+
+    def _players_menu(self, name: str) -> Menu:
+        cls = game_class(name)
+        counts = range(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1)
+        wanted = min(max(len(self.config.players), cls.MIN_PLAYERS), cls.MAX_PLAYERS)
+        entries = [entry(f"{n} players", partial(self._open_options, name, n)) for n in counts]
+        return Menu(f"{cls.TITLE}: players", entries, counts.index(wanted))
+
+    def _options_menu(self, name: str, players: int) -> Menu:
+        cls = game_class(name)
+        values = dict(self.config.setup(name, players).options)
+        recommended = getattr(cls, "recommended_options", None)
+        if recommended is not None and name != self.config.game.name:
+            values.update(recommended(players))
+        entries = [entry("Start", lambda: self._start(name, players, values))]
+        for key, option in cls.OPTIONS.items():
+            steps = _option_values(option)
+            if len(steps) > 1:
+                entries.append(Entry(partial(_option_label, values, key),
+                                     partial(_cycle, values, key, steps)))
+        return Menu(f"{cls.TITLE}: options", entries)
+
+    def _start(self, name: str, players: int, values: Mapping[str, Any]) -> None:
+        cls = game_class(name)
+        game = cls.new(players, self.config.names_for(players), **values)
+        self.journal.start(game)
+        self.pages.clear()
+        self._attach(game)
+        log.info("started %s for %s", cls.TITLE, ", ".join(game.setup.names))
+
+    def _game_menu(self) -> Menu:
+        game = self.game
+        assert game is not None
+        menu = Menu("Menu", [])
+
+        def back() -> None:
+            self._close(menu)
+
+        def ask(question: str, then: Callable[[], None]) -> Callable[[], None]:
+            def open_question() -> None:
+                question_menu = confirm(question, then, lambda: self._close(question_menu))
+                self.pages.append(question_menu)
+            return open_question
+
+        entries = [entry("Back to the game", back)]
+        if game.history:
+            entries.append(entry("Undo last action", ask(
+                f"Undo {game.history[-1]}?", _chain(back, self._undo))))
+        if game.phase is Phase.ROLL:
+            entries.append(entry("Enter dice by hand", _chain(back, self._open_dice_entry)))
+        entries.append(Entry(lambda: f"Hint: {'on' if self.hint else 'off'}", self._toggle_hint))
+        entries.append(entry("Standings", self._show_standings))
+        if game.is_over:
+            entries.append(entry("Next game", _chain(back, self._open_new_game)))
+        else:
+            entries.append(entry("Abandon game", ask("Abandon this game?", self._abandon)))
+        entries.append(entry("Shut down", ask("Shut down?", self.shutdown)))
+        menu.entries = entries
+        return menu
+
+    def _open_players(self, name: str) -> None:
+        self.pages.append(self._players_menu(name))
+
+    def _open_options(self, name: str, players: int) -> None:
+        self.pages.append(self._options_menu(name, players))
+
+    def _open_new_game(self) -> None:
+        self.pages.append(self._new_game_menu())
+
+    def _open_dice_entry(self) -> None:
+        assert self.game is not None
+        self.pages.append(DiceEntry(self.game.dice_wanted, self._typed_dice))
+
+    def _toggle_hint(self) -> None:
+        self.hint = not self.hint
+
+    def _undo(self) -> None:
+        game = self.game
+        assert game is not None
+        undone = self.journal.undo(game)
+        self._attach(game)
+        self.message = f"took back {undone}"
+
+    def _abandon(self) -> None:
+        self.journal.abandon()
+        self.game = None
+        self.recogniser = None
+        self.fixes = ()
+        self.pages = [self._new_game_menu()]
+
+    def _show_standings(self) -> None:
+        nights = self.journal.nights()
+        games = self.journal.finished_games(nights[-1]) if nights else []
+        rows = standings(games)
+        lines = tuple(f"{s.name}: {s.wins} won of {s.played}" for s in rows)
+        self.notice = NoticeView("Tonight", lines or ("no game finished yet",))
+
+
+def _faces(dice: tuple[int, ...]) -> str:
+    return "-".join(str(d) for d in dice)
+
+
+def _show(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _option_values(option: Option) -> tuple[Any, ...]:
+    """The values SELECT steps through; free-form options stay as the config sets them."""
+    if option.choices is not None:
+        return option.choices
+    if isinstance(option.default, bool):
+        return (False, True)
+    if isinstance(option.default, int):
+        return tuple(sorted({option.default, max(1, option.default // 2),
+                             max(1, option.default // 4), option.default * 2}))
+    return ()
+
+
+def _option_label(values: Mapping[str, Any], key: str) -> str:
+    return f"{key}: {_show(values[key])}"
+
+
+def _chain(*steps: Callable[[], None]) -> Callable[[], None]:
+    """One menu action that runs ``steps`` in order (close the menu, then act)."""
+
+    def run() -> None:
+        for step in steps:
+            step()
+
+    return run
+
+
+def _cycle(values: dict[str, Any], key: str, steps: tuple[Any, ...]) -> None:
+    current = values[key]
+    index = steps.index(current) if current in steps else -1
+    values[key] = steps[(index + 1) % len(steps)]

@@ -1,0 +1,349 @@
+"""The referee: controls, dice and menus in, journaled actions and views out.
+
+Each test drives a :class:`Referee` with the events the drivers would emit and checks the
+journal (what survives a power cut) and the view (what the screen is asked to show). The
+renderer is replaced by one that records the views, so these tests do not depend on pixels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from firmware_host.config import Config, GameConfig
+from firmware_host.journal import Journal
+from firmware_host.menu import DiceEntry
+from firmware_host.referee import Referee
+from firmware_host.views import BoardFixView, GameView, MenuView, NoticeView, View
+from games import new_game
+from games.core import Phase
+from games.dalmatian import Dalmatian
+from hardware.display import new_frame
+from hardware.events import (
+    CellFault,
+    Control,
+    ControlHeld,
+    ControlPressed,
+    ControlTurned,
+    DeviceStatus,
+    DiceRolled,
+    Event,
+)
+
+
+@dataclass
+class Roller:
+    count: int = 0
+
+
+class Table:
+    """A referee on a fresh journal, with shorthands for what the players do."""
+
+    def __init__(self, journal: Journal, config: Config) -> None:
+        self.journal = journal
+        self.config = config
+        self.roller = Roller()
+        self.shutdowns = 0
+        self.views: list[View] = []
+        self.referee = Referee(config, journal, game=journal.resume(), roller=self.roller,
+                               shutdown=self._shutdown, render=self._render)
+
+    def _shutdown(self) -> None:
+        self.shutdowns += 1
+
+    def _render(self, view: View) -> Image.Image:
+        self.views.append(view)
+        return new_frame()
+
+    def send(self, *events: Event) -> View:
+        for event in events:
+            self.referee.handle(event)
+        self.referee.frame()
+        return self.views[-1]
+
+    def press(self, *controls: Control) -> View:
+        return self.send(*(ControlPressed(c) for c in controls))
+
+    def roll(self, *dice: int) -> View:
+        return self.send(DiceRolled(tuple(dice), "button"))
+
+    def menu(self) -> MenuView:
+        view = self.send()
+        assert isinstance(view, MenuView), view
+        return view
+
+    def choose(self, label: str) -> View:
+        """Move the cursor to the menu entry starting with ``label`` and select it."""
+        view = self.menu()
+        matches = [i for i, item in enumerate(view.items) if item.startswith(label)]
+        assert matches, f"no {label!r} in {view.items}"
+        self.send(ControlTurned(matches[0] - view.cursor))
+        return self.press(Control.SELECT)
+
+    @property
+    def game(self) -> Dalmatian:
+        game = self.referee.game
+        assert isinstance(game, Dalmatian)
+        return game
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    config = Config(players=("Ann", "Ben"), game=GameConfig("dalmatian", {"rounds": 1}))
+    with Journal.open(tmp_path / "journal.sqlite3") as journal:
+        yield Table(journal, config)
+
+
+def start_dalmatian(table: Table) -> None:
+    """From the start menu, through the players and options menus, to a game."""
+    assert table.menu().title == "New game"
+    table.choose("Dalmatian")
+    table.choose("2 players")
+    table.choose("Start")
+
+
+def test_the_start_menu_offers_every_game_and_cannot_be_closed(table: Table) -> None:
+    view = table.menu()
+    assert [item.split(" (")[0] for item in view.items] == [
+        "Centennial", "Sequence Dice", "Center Point", "Dalmatian", "Multi-Gam"]
+    assert view.items[view.cursor].startswith("Dalmatian")  # the configured game
+    assert table.press(Control.BACK) == view
+
+
+def test_a_game_starts_from_the_menus_with_the_configured_names_and_variants(
+        table: Table) -> None:
+    start_dalmatian(table)
+    assert table.game.setup.names == ("Ann", "Ben")
+    assert table.game.rounds == 1
+    assert table.journal.resume() is not None
+    assert isinstance(table.send(), GameView)
+    assert table.roller.count == 5  # the opening throw of five dice
+
+
+def test_options_cycle_with_select_before_the_start(table: Table) -> None:
+    table.choose("Dalmatian")
+    table.choose("2 players")
+    assert "round_winner_only: false" in table.menu().items
+    table.choose("round_winner_only")
+    assert "round_winner_only: true" in table.menu().items
+    table.choose("Start")
+    assert table.game.setup.options["round_winner_only"] is True
+
+
+def test_dice_of_the_wrong_count_are_refused_with_the_reason(table: Table) -> None:
+    start_dalmatian(table)
+    view = table.roll(1, 2)
+    assert isinstance(view, GameView)
+    assert view.message == "5 dice are due, got 2"
+    assert table.game.history == []
+
+
+def play_opening_and_total(table: Table) -> None:
+    table.roll(6, 6, 6, 6, 6)  # Ann opens
+    table.roll(1, 1, 1, 1, 1)  # Ben: Ann starts the round
+    table.roll(3, 3)  # the starting total 6; Ben plays first
+    assert table.game.total == 6
+
+
+def test_a_whole_dalmatian_game_is_played_and_scored_from_the_table(table: Table) -> None:
+    start_dalmatian(table)
+    play_opening_and_total(table)
+    table.roll(1, 2, 3, 4, 5)  # Ben: 1+5, 2+4 score 4
+    view = table.send()
+    assert isinstance(view, GameView) and view.choices[0] == "stop"
+    table.press(Control.SELECT)  # stop
+    table.roll(6, 6, 6, 6, 6)  # Ann: five sixes score 5 and end the turn by themselves
+    assert table.game.is_over
+    assert table.game.scores() == (5, 4)
+    assert table.journal.finished_games()[0].players[0].place == 1
+
+
+def test_hold_buttons_keep_dice_and_the_roll_button_throws_the_others(table: Table) -> None:
+    start_dalmatian(table)
+    play_opening_and_total(table)
+    table.roll(1, 1, 2, 5, 6)
+    table.press(Control.HOLD4, Control.HOLD3)  # keep the 5 and the 2... then change mind
+    table.press(Control.HOLD3)
+    view = table.send()
+    assert isinstance(view, GameView) and view.held == frozenset({3})
+    assert table.roller.count == 4
+    table.roll(4, 4, 2, 1)
+    assert [str(a) for a in table.game.history[-2:]] == ["reroll 1-1-2-6", "roll 4-4-2-1"]
+    assert table.game.dice == (1, 2, 4, 4, 5)
+    assert table.roller.count == 5  # holds are cleared after a reroll
+
+
+def test_hold_buttons_outside_dalmatian_say_what_they_are_for(tmp_path: Path) -> None:
+    config = Config(game=GameConfig("sequence"))
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        journal.start(new_game("sequence", 2))
+        table = Table(journal, config)
+        view = table.press(Control.HOLD1)
+        assert isinstance(view, GameView)
+        assert view.message == "the hold buttons keep Dalmatian dice between rerolls"
+
+
+def test_an_illegal_move_leaves_game_and_journal_unchanged(tmp_path: Path) -> None:
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        game = new_game("sequence", 2)
+        journal.start(game)
+        table = Table(journal, Config(game=GameConfig("sequence")))
+        table.roll(6, 5)
+        table.roll(1, 1)  # P1 starts; then rolls a 2
+        table.roll(1, 1)
+        assert table.referee.game is not None
+        before = list(table.referee.game.history)
+        table.send(DiceRolled((3, 3), "serial"))  # no dice are due: a choice is
+        view = table.send()
+        assert isinstance(view, GameView)
+        assert view.message is not None and "no dice are due" in view.message
+        assert table.referee.game.history == before
+        assert len(journal.resume().history) == len(before)  # type: ignore[union-attr]
+
+
+def test_the_cursor_and_select_play_the_highlighted_move(tmp_path: Path) -> None:
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        journal.start(new_game("sequence", 2))
+        table = Table(journal, Config(game=GameConfig("sequence")))
+        table.roll(6, 5)
+        table.roll(1, 1)
+        table.roll(4, 4)  # P1 rolls 8: four empty 8s
+        view = table.send(ControlTurned(2))
+        assert isinstance(view, GameView) and view.cursor == 2
+        wanted = view.choices[2]
+        table.press(Control.UP, Control.DOWN, Control.SELECT)
+        game = journal.resume()
+        assert game is not None and str(game.history[-1]) == wanted
+
+
+def test_physical_dice_are_typed_in_with_the_controls(table: Table) -> None:
+    start_dalmatian(table)
+    table.press(Control.SELECT)  # dice phase: SELECT opens the dice entry
+    assert isinstance(table.referee.pages[-1], DiceEntry)
+    table.press(Control.UP, Control.UP, Control.SELECT)  # die 1: 3
+    table.press(Control.DOWN, Control.SELECT)  # die 2: 6 (1 wraps down to 6)
+    table.press(Control.SELECT, Control.SELECT)  # dice 3 and 4: 1
+    table.press(Control.BACK)  # back to die 4 ...
+    table.press(Control.UP, Control.SELECT, Control.SELECT)  # ... make it 2; die 5: 1
+    assert str(table.game.history[-1]) == "roll 3-6-1-2-1"
+    assert isinstance(table.send(), GameView)
+
+
+def test_undo_asks_first_and_takes_back_the_last_action(table: Table) -> None:
+    start_dalmatian(table)
+    table.roll(6, 6, 6, 6, 6)
+    table.press(Control.BACK)
+    table.choose("Undo last action")
+    assert table.menu().title == "Undo roll 6-6-6-6-6?"
+    assert table.menu().items[table.menu().cursor] == "No"
+    table.press(Control.SELECT)  # No: nothing happens
+    assert len(table.game.history) == 1
+    table.choose("Undo last action")
+    table.choose("Yes")
+    view = table.send()
+    assert isinstance(view, GameView) and view.message == "took back roll 6-6-6-6-6"
+    assert table.game.history == []
+    resumed = table.journal.resume()
+    assert resumed is not None and resumed.history == []
+
+
+def test_a_long_press_on_roll_opens_the_menu_and_abandon_leads_to_a_new_game(
+        table: Table) -> None:
+    start_dalmatian(table)
+    table.send(ControlHeld(Control.ROLL))
+    assert table.menu().title == "Menu"
+    table.choose("Abandon game")
+    table.choose("Yes")
+    assert table.menu().title == "New game"
+    assert table.referee.game is None
+    assert table.journal.resume() is None
+
+
+def test_standings_show_the_night_and_close_with_select(table: Table) -> None:
+    start_dalmatian(table)
+    play_opening_and_total(table)
+    table.roll(6, 6, 6, 6, 6)
+    table.roll(6, 6, 6, 6, 1)
+    table.press(Control.SELECT)  # Ann stops with 4: the game is over, Ben won
+    table.press(Control.BACK)
+    view = table.choose("Standings")
+    assert view == NoticeView("Tonight", ("Ben: 1 won of 1", "Ann: 0 won of 1"))
+    assert isinstance(table.press(Control.SELECT), MenuView)
+    table.choose("Next game")
+    assert table.menu().title == "New game"
+
+
+def test_shut_down_is_confirmed_then_asked_of_the_daemon(table: Table) -> None:
+    start_dalmatian(table)
+    table.press(Control.BACK)
+    table.choose("Shut down")
+    table.choose("Yes")
+    assert table.shutdowns == 1
+
+
+def test_a_resumed_game_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    config = Config(players=("Ann", "Ben"), game=GameConfig("dalmatian", {"rounds": 1}))
+    path = tmp_path / "j.sqlite3"
+    with Journal.open(path) as journal:
+        first = Table(journal, config)
+        start_dalmatian(first)
+        play_opening_and_total(first)
+    with Journal.open(path) as journal:
+        again = Table(journal, config)
+        view = again.send()
+        assert isinstance(view, GameView) and view.message == "resumed after 3 actions"
+        assert again.game.total == 6 and again.game.phase is Phase.ROLL
+
+
+def test_device_news_and_sensor_faults_reach_the_screen(table: Table) -> None:
+    start_dalmatian(table)
+    view = table.send(DeviceStatus("serial", False, "dice reader lost; retrying"))
+    assert isinstance(view, GameView) and view.message == "dice reader lost; retrying"
+    view = table.send(CellFault(1, 2, "stuck closed"))
+    assert isinstance(view, GameView)
+    assert view.message == "board sensor row 2 column 3: stuck closed"
+
+
+def test_a_bug_in_handling_is_logged_and_the_referee_goes_on(
+        table: Table, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    start_dalmatian(table)
+
+    def broken(*args: object) -> None:
+        raise KeyError("boom")
+
+    monkeypatch.setattr(table.referee, "_dice", broken)
+    view = table.roll(1, 2, 3, 4, 5)
+    assert isinstance(view, GameView)
+    assert view.message == "internal error (KeyError); the game is unchanged"
+    assert "while handling" in caplog.text
+
+
+def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
+    @dataclass(frozen=True)
+    class Outcome:
+        action: str | None
+        fixes: tuple[str, ...]
+        message: str | None = None
+
+    class Recogniser:
+        def reset(self, game: object, occupied: frozenset[tuple[int, int]]) -> Outcome:
+            return Outcome(None, () if occupied else ("put a chip on A1",))
+
+        def changed(self, game: object, event: object) -> Outcome:
+            return Outcome(None, ())
+
+    occupied: set[tuple[int, int]] = set()
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        journal.start(new_game("sequence", 2))
+        table = Table(journal, Config())
+        table.referee.board = lambda: frozenset(occupied)
+        table.referee.recogniser = Recogniser()
+        table.roll(6, 5)  # a move made at the table: the board is checked after it
+        assert table.send() == BoardFixView("Sequence Dice", ("put a chip on A1",))
+        occupied.add((0, 0))
+        table.roll(1, 1)
+        assert isinstance(table.send(), GameView)
