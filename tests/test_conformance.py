@@ -1,0 +1,94 @@
+"""Every registered game, played at random to its end under random options.
+
+What must hold for any game: whose turn it is is always known, dice are asked for only in
+the ROLL phase, a MOVE phase always offers a choice, every action prints and parses back to
+itself, the result exists exactly when the game is over and ranks every player once, and the
+saved form (JSON), a replay of the action list and undo all give back the same state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import games
+from games.core import GameState, Phase
+
+GAMES_PER_NAME = 12
+MAX_ACTIONS = 5000
+
+
+def random_options(cls: type[GameState[Any]], rng: random.Random) -> dict[str, Any]:
+    options = {}
+    for key, option in cls.OPTIONS.items():
+        if option.choices is not None:
+            options[key] = rng.choice(option.choices)
+        elif isinstance(option.default, bool):
+            options[key] = rng.choice((False, True))
+    return options
+
+
+def snapshot(state: GameState[Any]) -> dict[str, Any]:
+    """What a player can observe of a state."""
+    return {
+        "phase": state.phase,
+        "player": state.current_player,
+        "dice": state.dice_wanted,
+        "legal": sorted(str(a) for a in state.legal_actions()),
+        "scores": state.scores(),
+        "result": state.result(),
+        "actions": [str(a) for a in state.history],
+    }
+
+
+def play_at_random(state: GameState[Any], rng: random.Random) -> None:
+    """One step of random play, checking what the ROLL and MOVE phases promise."""
+    assert state.current_player is not None
+    assert 0 <= state.current_player < state.players
+    assert state.result() is None, "a result before the game is over"
+    if state.phase is Phase.ROLL:
+        assert state.dice_wanted > 0
+        assert state.legal_actions() == []
+        state.roll(*(rng.randint(1, 6) for _ in range(state.dice_wanted)))
+        return
+    assert state.phase is Phase.MOVE and state.dice_wanted == 0
+    legal = state.legal_actions()
+    assert legal, f"{state.NAME}: MOVE phase with nothing to choose"
+    action = rng.choice(legal)
+    text = str(action)
+    assert str(state.parse_action(text)) == text, f"{text!r} does not parse back to itself"
+    state.apply(text)
+
+
+@pytest.mark.parametrize("name", list(games.REGISTRY))
+def test_random_games_end_and_replay(name: str) -> None:
+    cls = games.game_class(name)
+    lengths = []
+    for seed in range(GAMES_PER_NAME):
+        rng = random.Random(f"{name}-{seed}")
+        players = rng.randint(cls.MIN_PLAYERS, cls.MAX_PLAYERS)
+        state = cls.new(players, **random_options(cls, rng))
+        undo_points = set(rng.sample(range(1, 400), 3))
+        while not state.is_over:
+            assert len(state.history) < MAX_ACTIONS, f"{name} seed {seed} does not end"
+            before = snapshot(state) if len(state.history) in undo_points else None
+            play_at_random(state, rng)
+            state.check_invariants()
+            if before is not None:
+                state.undo()
+                assert snapshot(state) == before, "undo did not restore the state"
+                play_at_random(state, random.Random(seed))
+        result = state.result()
+        assert result is not None and state.current_player is None
+        assert state.legal_actions() == []
+        ranked = sorted(p for place in result.ranking for p in place)
+        assert ranked == list(range(players)), "the ranking must name every player once"
+        assert len(result.scores) == players
+        saved = json.loads(json.dumps(state.to_json()))
+        assert snapshot(games.from_json(saved)) == snapshot(state)
+        assert snapshot(cls.replay(state.setup, state.history)) == snapshot(state)
+        lengths.append(len(state.history))
+    assert min(lengths) > 0
