@@ -16,26 +16,21 @@ import time
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from PIL import Image
 
 from firmware_host.commands import Subparsers
 from firmware_host.config import Config, ConfigError, load
-from firmware_host.event_log import EventLog
-from firmware_host.journal import Journal, JournalError
-from firmware_host.loop import Loop, Poller, stop_on_signals
+from firmware_host.daemon import assemble, open_inputs, open_journal
+from firmware_host.journal import JournalError
+from firmware_host.loop import Poller, stop_on_signals
 from firmware_host.notify import Notifier
-from games.core import GameState
-from hardware.controls import Controls
-from hardware.dice_button import DiceButton
 from hardware.display import Display
 from hardware.display_emulators import TerminalView
 from hardware.display_fallback import FallbackDisplay
 from hardware.driver_types import Emit, PinFactory
 from hardware.errors import HardwareError
 from hardware.events import Event
-from hardware.matrix import ReedMatrix
 from hardware.oled_factory import open_oled
 from hardware.pin_factory import mock_factory, open_pin_factory
 from hardware.pinmap import PinMap
@@ -68,44 +63,29 @@ def run(args: argparse.Namespace) -> int:
         return _fail(err, EXIT_CONFIG)
     with ExitStack() as resources:
         try:
-            journal = resources.enter_context(Journal.open(config.journal))
+            journal = open_journal(config.journal, resources)
         except JournalError as err:
             return _fail(err, EXIT_JOURNAL)
-        game = _resume(journal)
         events: queue.SimpleQueue[Event | None] = queue.SimpleQueue()
         try:
             factory = mock_factory() if args.mock else open_pin_factory()
             resources.callback(factory.close)
-            inputs = build_inputs(config.pins(), factory, events.put, resources)
+            screen, screen_pollers = open_screen(config, args.mock, events.put)
+            daemon = assemble(config, journal, factory, screen, resources, events=events,
+                              notifier=Notifier.from_environ(), pollers=screen_pollers)
         except HardwareError as err:
             return _fail(err, EXIT_HARDWARE)
-        screen, screen_pollers = open_screen(config, args.mock, events.put)
-        notifier = Notifier.from_environ()
-        if game is not None:
-            notifier.status(f"resumed {game.TITLE} after {len(game.history)} moves")
-        loop = Loop(EventLog(game), screen, notifier, events=events,
-                    pollers=[*inputs, *screen_pollers])
         panel = None if args.mock or config.display is None else config.display.describe()
         log.info("running: screen %s, journal %s", panel or "in the terminal", config.journal)
-        with stop_on_signals(loop):
-            loop.run()
-        log.info("stopped after %d events", loop.handled)
+        with stop_on_signals(daemon.loop):
+            daemon.loop.run()
+        log.info("stopped after %d events", daemon.loop.handled)
     return 0
 
 
 def _fail(err: Exception, status: int) -> int:
     print(f"table-companion run: error: {err}", file=sys.stderr)
     return status
-
-
-def _resume(journal: Journal) -> GameState[Any] | None:
-    """The unfinished game; one the rules can no longer replay is set aside, not fatal."""
-    try:
-        return journal.resume()
-    except JournalError as err:
-        log.error("%s; it is marked abandoned and kept in the journal", err)
-        journal.abandon()
-        return None
 
 
 class _NoScreen:
@@ -130,18 +110,6 @@ def open_screen(config: Config, mock: bool, emit: Emit) -> tuple[Display, list[P
 
 def build_inputs(pins: PinMap, factory: PinFactory, emit: Emit,
                  resources: ExitStack) -> list[Poller]:
-    """The dice button, the controls and the board sensors on the pin map's pins, closed
-    with ``resources``; returned as the loop's pollers (none of them starts a thread)."""
-    dice = DiceButton(pins.dice, factory, emit)
-    resources.callback(dice.close)
-    controls = Controls(pins.buttons, factory, emit, encoder=pins.encoder)
-    resources.callback(controls.close)
-    board = ReedMatrix(pins.matrix.rows, pins.matrix.cols, factory, emit)
-    resources.callback(board.close)
-
-    def poll_all(now: float) -> None:
-        dice.poll()
-        controls.poll()
-        board.scan()
-
-    return [poll_all]
+    """The pin map's inputs, closed with ``resources``, as the loop's pollers."""
+    inputs = open_inputs(pins, factory, emit, resources)
+    return [lambda now: inputs.poll()]
