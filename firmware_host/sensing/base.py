@@ -1,0 +1,117 @@
+"""What every recogniser shares: the sensed board, the outcome value, a trial of an action.
+
+The sensors report occupancy only, so a recogniser keeps its own picture of the physical
+board (fed by settled :class:`~hardware.events.CellChanged` events) and compares it with the
+position the game says is true. The game is never changed here: an action is proposed as
+notation and the referee applies it through ``game.apply``, the checked path.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from games.core import GameState
+from games.errors import GameError
+from hardware.events import CellChanged
+
+Square = tuple[int, int]
+"""A sensed square as (row, column) of the matrix."""
+
+G = TypeVar("G", bound=GameState[Any])
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one sensed change (or a fresh scan) means for the game.
+
+    ``action`` is notation for ``game.apply``; ``fixes`` are what the players must do so the
+    board agrees with the game (after ``action``, when there is one); empty means it agrees.
+    ``message`` says in player words why a physical move was not accepted.
+    """
+
+    action: str | None
+    fixes: tuple[str, ...]
+    message: str | None = None
+
+
+def attempt(game: G, text: str) -> G | str:
+    """The game after ``text`` (played on a copy), or the rules' own refusal.
+
+    Trying on a copy lets the rule module decide legality and word the refusal, so the
+    recogniser never second-guesses the rules and the referee's game stays untouched.
+    """
+    trial = copy.deepcopy(game)
+    try:
+        trial.apply(text)
+    except GameError as refusal:
+        return str(refusal)
+    return trial
+
+
+class Recogniser(ABC):
+    """Turns settled square changes into actions of one game on one matrix layout."""
+
+    def __init__(self) -> None:
+        self._board: set[Square] = set()
+
+    @property
+    def board(self) -> frozenset[Square]:
+        """The squares sensed occupied, as the recogniser last heard."""
+        return frozenset(self._board)
+
+    @abstractmethod
+    def expected(self, game: GameState[Any]) -> frozenset[Square]:
+        """The squares the game says are occupied now."""
+
+    @abstractmethod
+    def fixes(self, game: GameState[Any]) -> tuple[str, ...]:
+        """What to do so the sensed board agrees with ``game``; pending lifts are excused."""
+
+    def reset(self, game: GameState[Any], occupied: Iterable[Square]) -> Outcome:
+        """Take the board as scanned now (start, resume, after an undo); report differences."""
+        self._board = set(occupied)
+        self._restart(game)
+        return self.review(game)
+
+    def changed(self, game: GameState[Any], event: CellChanged) -> Outcome:
+        """One settled change of one square."""
+        square = (event.row, event.col)
+        if event.occupied == (square in self._board):
+            return self.review(game)  # nothing new: a repeated report
+        if event.occupied:
+            self._board.add(square)
+        else:
+            self._board.discard(square)
+        return self._sensed(game, square, event.occupied)
+
+    def review(self, game: GameState[Any]) -> Outcome:
+        """The sensed board against ``game`` as it is now, e.g. after the referee applied a
+        throw or a move entered with the controls; never an action."""
+        self._settle(game)
+        return Outcome(None, self.fixes(game))
+
+    @abstractmethod
+    def _restart(self, game: GameState[Any]) -> None:
+        """Forget pending lifts: the board was just scanned whole."""
+
+    @abstractmethod
+    def _sensed(self, game: GameState[Any], square: Square, occupied: bool) -> Outcome:
+        """Interpret a change already recorded in the sensed board."""
+
+    def _settle(self, game: GameState[Any]) -> None:  # noqa: B027  # optional hook
+        """Hook: note what the board now shows done (markers that reached their box)."""
+
+    def _try(self, game: GameState[Any], text: str, *, quiet: bool = False) -> Outcome:
+        """``text`` as the action when the rules allow it, else their refusal and the fixes.
+
+        ``quiet`` drops the refusal: a lifted piece put back once its move is no longer due
+        is a piece back where it was, not a wrong move.
+        """
+        after = attempt(game, text)
+        if isinstance(after, str):
+            return Outcome(None, self.fixes(game), None if quiet else after)
+        return Outcome(text, self.fixes(after))

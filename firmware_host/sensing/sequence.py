@@ -1,0 +1,78 @@
+"""Sequence Dice on the 6x6 reed-switch grid: square (row, col) is ``Cell(row, col)``.
+
+A chip put on an empty cell is ``place``; a chip lifted is ``remove`` on a defensive 10. A
+``replace`` is a lift and a put on the same cell, so a lift from a cell that may be replaced
+waits for the put instead of counting as a mistake. The sensors cannot tell colours apart:
+lifting a chip and putting the same one back on a replaceable cell is read as the
+replacement, which is what the board then shows anyway.
+
+Anything else is refused in the rules' own words, with the fixes that undo it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from firmware_host.sensing.base import Outcome, Recogniser, Square, attempt
+from games.core import GameState
+from games.sequence import CELLS, COLOURS, Cell, SequenceDice, Verb, on_board
+from hardware.matrix import cell_name
+
+
+def _sequence(game: GameState[Any]) -> SequenceDice:
+    if not isinstance(game, SequenceDice):
+        raise TypeError(f"a Sequence Dice recogniser cannot read {type(game).__name__}")
+    return game
+
+
+class SequenceRecogniser(Recogniser):
+    """Chips on the Sequence Dice board; see the module docstring."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lifted: set[Cell] = set()  # chips lifted for a replacement, awaiting the put
+
+    def expected(self, game: GameState[Any]) -> frozenset[Square]:
+        state = _sequence(game)
+        return frozenset((cell.row, cell.col) for cell in CELLS if state.chip(cell) is not None)
+
+    def fixes(self, game: GameState[Any]) -> tuple[str, ...]:
+        state = _sequence(game)
+        expected = self.expected(state)
+        waiting = {(cell.row, cell.col) for cell in self._lifted
+                   if not isinstance(attempt(state, f"replace {cell}"), str)}
+        found = []
+        for square in sorted((expected ^ self._board) - waiting):
+            if square in expected:
+                colour = state.chip(Cell(*square))
+                assert colour is not None
+                found.append(f"put a {COLOURS[colour]} chip on {cell_name(*square)}")
+            else:
+                found.append(f"lift the chip from {cell_name(*square)}")
+        return tuple(found)
+
+    def _restart(self, game: GameState[Any]) -> None:
+        self._lifted.clear()
+
+    def _sensed(self, game: GameState[Any], square: Square, occupied: bool) -> Outcome:
+        state = _sequence(game)
+        name = cell_name(*square)
+        if not on_board(*square):
+            return Outcome(None, self.fixes(state), f"{name} is not a cell of the board")
+        cell = Cell(*square)
+        expected = square in self.expected(state)
+        if occupied:
+            if cell in self._lifted:
+                self._lifted.discard(cell)
+                return self._try(state, f"replace {cell}", quiet=True)
+            if expected:  # a missing chip put back
+                return self.review(state)
+            return self._try(state, f"place {cell}")
+        if not expected:  # a stray chip taken away
+            return self.review(state)
+        if not isinstance(attempt(state, f"replace {cell}"), str):
+            self._lifted.add(cell)
+            return self.review(state)
+        legal = state.legal_actions()
+        verb = Verb.REPLACE if legal and legal[0].verb is Verb.REPLACE else Verb.REMOVE
+        return self._try(state, f"{verb.value} {cell}")
