@@ -111,6 +111,8 @@ class Play:
             for (start, _), (end, hit) in pairwise(points):
                 if start == OFF or end == BAR or end <= start:
                     raise NotationError(_bad(text, f"{token!r} does not move forward"))
+                if hit and end == OFF:
+                    raise NotationError(_bad(text, f"{token!r} marks a hit off the board"))
                 steps.append(Step(start, end, hit))
         if not steps:
             raise NotationError(_bad(text, "no move is named"))
@@ -118,6 +120,9 @@ class Play:
             raise NotationError(_bad(text, "a turn has at most four moves"))
         return cls(tuple(steps))
 
+
+_STEPS = {(start, end, hit): Step(start, end, hit)
+          for start in range(OFF) for end in range(start + 1, OFF + 1) for hit in (False, True)}
 
 _POINT = re.compile(r"(bar|b|off|o|[0-7])(\*?)")
 
@@ -144,22 +149,21 @@ def _moves(code: int, hits: int, die: int, prime: int, blot: int) -> list[tuple[
     """Every single move of ``die``: (new code, new hits, step)."""
     found = []
     behind = False  # an own checker on a lower point (or the BAR) than ``start``
+    unit = _UNIT
     for start in range(OFF):
-        if not (code >> (_BITS * start)) & 7:
-            continue
-        end = start + die
-        if end < OFF:
-            if not (prime >> end) & 1:
-                hit = bool((blot & ~hits) >> end & 1)
-                found.append((code - _UNIT[start] + _UNIT[end], hits | (blot & (1 << end)),
-                              (start, end, hit)))
-        elif end == OFF or not behind:
-            found.append((code - _UNIT[start], hits, (start, OFF, False)))
-        behind = True
+        if (code >> (_BITS * start)) & 7:
+            end = start + die
+            if end < OFF:
+                bit = 1 << end
+                if not prime & bit:
+                    found.append((code - unit[start] + unit[end], hits | (blot & bit),
+                                  (start, end, blot & ~hits & bit != 0)))
+            elif end == OFF or not behind:
+                found.append((code - unit[start], hits, (start, OFF, False)))
+            behind = True
     return found
 
 
-@lru_cache(maxsize=1 << 16)
 def _raw_plays(code: int, prime: int, blot: int, high: int, low: int, rule: str) -> tuple[_Raw,
                                                                                            ...]:
     """Every legal play by ``rule`` with dice ``high >= low``, merged by end position."""
@@ -173,12 +177,19 @@ def _raw_plays(code: int, prime: int, blot: int, high: int, low: int, rule: str)
             for code2, hits2, step2 in _moves(code1, hits1, second, prime, blot):
                 both.setdefault(code2 | hits2 << _HITS_SHIFT, (step1, step2))
     if rule == "max_then_larger":
-        chosen = both or singles[0] or singles[1]
-    elif rule == "max_only":
-        chosen = both or {**singles[1], **singles[0]}
-    else:
-        chosen = {**singles[1], **singles[0], **both}
-    return tuple(chosen.items())
+        return tuple((both or singles[0] or singles[1]).items())
+    if rule == "max_only":
+        return tuple(both.items()) if both else _merged(singles)
+    return _merged((both, *singles))
+
+
+def _merged(found: Sequence[dict[int, tuple[_RawStep, ...]]]) -> tuple[_Raw, ...]:
+    """Plays merged by end key, the first found kept."""
+    merged: dict[int, tuple[_RawStep, ...]] = {}
+    for plays in found:
+        for key, steps in plays.items():
+            merged.setdefault(key, steps)
+    return tuple(merged.items())
 
 
 def _double_plays(code: int, prime: int, blot: int, die: int, rule: str) -> tuple[_Raw, ...]:
@@ -198,22 +209,26 @@ def _double_plays(code: int, prime: int, blot: int, die: int, rule: str) -> tupl
         return ()
     if rule != "free":
         return tuple(levels[-1].items())
-    merged: dict[int, tuple[_RawStep, ...]] = {}
-    for found in reversed(levels):
-        for key, steps in found.items():
-            merged.setdefault(key, steps)
-    return tuple(merged.items())
+    return _merged(levels[::-1])
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1024)
 def legal_plays(code: int, prime: int, blot: int, dice: tuple[int, int], rule: str) -> tuple[
         tuple[int, Play], ...]:
-    """The legal plays, each with its end key, for a packed position and a roll."""
+    """The legal plays, each with its end key, for a packed position and a roll.
+
+    Memoised because one turn asks several times (the roll, the screen's list, the checked
+    play, undo's replay); a small memo keeps a Pi's memory and the collector's work low.
+    """
     high, low = max(dice), min(dice)
-    return tuple(
-        (key, Play(tuple(Step(*raw) for raw in steps)))
-        for key, steps in _raw_plays(code, prime, blot, high, low, rule)
-    )
+    return tuple((key, _play(steps)) for key, steps in _raw_plays(code, prime, blot, high, low,
+                                                                   rule))
+
+
+@lru_cache(maxsize=4096)
+def _play(steps: tuple[_RawStep, ...]) -> Play:
+    """The same play for the same moves: most turns repeat a play seen before."""
+    return Play(tuple(map(_STEPS.__getitem__, steps)))
 
 
 def pack(counts: Sequence[int]) -> int:
@@ -465,18 +480,19 @@ class MultiGam(GameState[Play]):
 
     def _die_fault(self, step: Step, counts: list[int], left: list[int]) -> str:
         exact = step.end - step.start
-        dice = "-".join(str(d) for d in left) if left else "none"
         if step.end == OFF and any(d > exact for d in left):
             behind = next(point_name(p) for p in range(step.start) if counts[p])
             where = "on the bar" if behind == "bar" else f"on {behind}"
-            return (f"{step}: a die larger than {exact} bears off only the backmost checker, "
-                    f"and you have one {where}")
-        return f"{step} needs a {exact}; the dice left are {dice}"
+            return (f"{step} needs a {exact}: a larger die bears off only your backmost "
+                    f"checker, and you have one {where}")
+        return f"{step} needs a {exact}; the dice left are {'-'.join(str(d) for d in left)}"
 
     def _holder(self, point: int) -> int | None:
+        """The opponent whose checkers are on ``point``, if any."""
         if point in (BAR, OFF):
             return None
-        return next((p for p, row in enumerate(self._counts) if row[point]), None)
+        return next((p for p, row in enumerate(self._counts) if row[point] and p != self.turn),
+                    None)
 
     def _dice_text(self) -> str:
         assert self.dice is not None
