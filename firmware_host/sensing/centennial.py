@@ -47,6 +47,7 @@ class CentennialRecogniser(Recogniser):
         self.columns = columns
         self._seen: list[int | None] | None = None  # each marker's box when the board last agreed
         self._lifted: int | None = None  # a box emptied by a marker that may move now
+        self._held: int | None = None  # a box such a marker went to, awaiting the controls
 
     # -- geometry -------------------------------------------------------------------------
 
@@ -71,9 +72,12 @@ class CentennialRecogniser(Recogniser):
         missing, extra = expected - sensed, sensed - expected
         if self._lifted is not None and any(now[p] == self._lifted for p in _may_move(state)):
             missing.discard(self._lifted)
+        if _may_move(state):
+            extra.discard(self._held)
         found = []
+        gaps, strays = set(missing), set(extra)  # a shared box may be every mover's
         for player, (src, dst) in enumerate(zip(seen, now, strict=True)):
-            if src == dst or not (dst in missing or src in extra):
+            if src == dst or not (dst in gaps or src in strays):
                 continue
             marker = f"{state.name(player)}'s marker"
             if dst is None:
@@ -102,7 +106,7 @@ class CentennialRecogniser(Recogniser):
 
     def _restart(self, game: GameState[Any]) -> None:
         self._seen = _boxes(_centennial(game))
-        self._lifted = None
+        self._lifted = self._held = None
 
     def _settle(self, game: GameState[Any]) -> None:
         """A marker counts as moved once its box is occupied and its old box no longer
@@ -125,12 +129,14 @@ class CentennialRecogniser(Recogniser):
         if box is None:
             return Outcome(None, self.fixes(state), f"row {square[0] + 1}, column "
                            f"{square[1] + 1} is no box of the track")
+        if box == self._held:
+            self._held = None
         if state.setup.options["mode"] == "declare" and state.phase is Phase.MOVE:
             if occupied:
                 outcome = self._declared(state, box)
                 if outcome is not None:
                     if outcome.action is not None:
-                        self._lifted = None
+                        self._lifted = self._held = None
                     return outcome
             elif any(_boxes(state)[p] == box for p in _may_move(state)):
                 self._lifted = box
@@ -138,13 +144,21 @@ class CentennialRecogniser(Recogniser):
         if occupied and box == self._lifted:
             self._lifted = None
         self._settle(state)
-        towards = occupied == (box in _boxes(state))
-        return Outcome(None, self.fixes(state), None if towards else _why_not(state, box))
+        now = _boxes(state)
+        if occupied == (box in now):  # towards agreement
+            return Outcome(None, self.fixes(state))
+        due = [state.name(p) for p, (src, dst) in enumerate(zip(self._seen_boxes(state), now,
+                                                                  strict=True)) if src != dst]
+        if len(due) > 1:
+            message = f"only the markers of {' and '.join(due)} move now"
+        else:
+            message = f"only {due[0]}'s marker moves now" if due else _why_not(state, box)
+        return Outcome(None, self.fixes(state), message)
 
     def _declared(self, state: Centennial, box: int) -> Outcome | None:
         """A marker put down while a stop or a claim is due: that move, when it is clear."""
-        if box == self._lifted:
-            return None  # put back where it was
+        if box in _boxes(state):
+            return None  # a marker put back where the game has one
         throw = state.throw
         assert throw is not None
         if state.awaiting_stop:
@@ -152,6 +166,7 @@ class CentennialRecogniser(Recogniser):
             end = throw.start + len(state.chain)
             stops = [at for at in range(throw.start + 1, end + 1) if box_of(at) == box]
             if len(stops) > 1:
+                self._held = box
                 return Outcome(None, self.fixes(state),
                                f"box {box} is both {label(stops[0])} and {label(stops[1])} on "
                                f"this throw: enter where {roller} stops with the controls")
@@ -168,6 +183,7 @@ class CentennialRecogniser(Recogniser):
         if len(claims) == 1:
             return self._try(state, str(claims[0]))
         if claims:
+            self._held = box
             names = " and ".join(state.name(c.player) for c in claims)
             return Outcome(None, self.fixes(state),
                            f"{names} can each claim {box}: enter the claim with the controls")
