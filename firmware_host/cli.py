@@ -16,7 +16,7 @@ from importlib import import_module
 from firmware_host.commands import UsageError
 from games.errors import GameError
 
-COMMANDS = ["games", "run", "export", "dalmatian", "wiring", "selftest"]
+COMMANDS = ["games", "run", "sim", "export", "dalmatian", "wiring", "selftest"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,339 @@
+"""Simulator scenarios: a TOML list of what a player's hands do, step by step, in time.
+
+A scenario is checked whole on load against the pin map it runs on, so a typo stops it
+before anything runs, with the file, the step and the key named. Loaded, it is a flat tuple
+of :class:`Step` (repeats expanded); :meth:`Step.acts` times a step's pin actions from a
+start, which is how both the scenario runner and the simulator's keyboard drive the pins.
+
+The format (``firmware_host/scenarios/demo.toml`` uses every kind of step)::
+
+    title = "what it shows"    # optional
+    pin_map = "pi40"           # optional: the wiring its steps need (default: the config's)
+    settle = 0.1               # optional: seconds let pass after each step (default 0.1)
+
+    [[step]]
+    click = "roll"             # press and release; seconds = how long it is down (0.1)
+    [[step]]
+    hold = "roll"              # a long press; seconds = how long it is down (1.5)
+    [[step]]
+    press = "back"             # push down and keep down ...
+    [[step]]
+    release = "back"           # ... until released
+    [[step]]
+    turn = -2                  # knob detents, negative anticlockwise
+    [[step]]
+    place = "B3"               # put a magnet on a cell ("box 7" or 7 on a track)
+    [[step]]
+    lift = "B3"
+    [[step]]
+    dice = [3, 4]              # dice as if typed in (source "manual")
+    [[step]]
+    wait = 2.5                 # let time pass
+    [[step]]
+    repeat = 12                # the steps under it, 12 times
+    [[step.step]]
+    click = "roll"
+
+Any step but ``wait`` and ``repeat`` takes ``after = seconds`` in place of ``settle``.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from firmware_host.commands import UsageError
+from hardware.driver_types import Emit
+from hardware.errors import WiringError
+from hardware.events import Control, DiceRolled
+from hardware.mock_table import MockTable
+from hardware.pinmap import MatrixPins, PinMap, load_pin_map
+
+SETTLE_S = 0.1  # long enough for a button's 20 ms debounce and the matrix's three scans
+CLICK_S = 0.1
+HOLD_S = 1.5  # the dice button's long press is 1 s
+CONTROL_ACTIONS = ("click", "hold", "press", "release")
+ACTIONS = (*CONTROL_ACTIONS, "turn", "place", "lift", "dice", "wait", "repeat")
+MODIFIERS = ("seconds", "after", "step")
+MAX_REPEAT = 1000
+MAX_STEPS = 100_000
+MAX_DICE = 10
+
+
+class ScenarioError(UsageError, ValueError):
+    """A scenario that cannot run; the message names the file, the step and the key."""
+
+
+@dataclass(frozen=True)
+class Act:
+    """One thing the hands do at a moment: a pin change, or dice typed in."""
+
+    at: float
+    verb: str  # press, release, turn, place, lift or dice
+    control: Control = Control.ROLL
+    cell: tuple[int, int] = (0, 0)
+    detents: int = 0
+    dice: tuple[int, ...] = ()
+
+    def perform(self, table: MockTable, emit: Emit) -> None:
+        match self.verb:
+            case "press":
+                table.press(self.control)
+            case "release":
+                table.release(self.control)
+            case "turn":
+                table.turn(self.detents)
+            case "place":
+                table.place(*self.cell)
+            case "lift":
+                table.lift(*self.cell)
+            case "dice":
+                emit(DiceRolled(self.dice, source="manual"))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One checked step; ``seconds`` is how long a button stays down, or the wait."""
+
+    action: str
+    where: str  # "step 4.2": the fourth step's second inner step, for messages
+    control: Control = Control.ROLL
+    cell: tuple[int, int] = (0, 0)
+    detents: int = 0
+    dice: tuple[int, ...] = ()
+    seconds: float = 0.0
+    after: float = SETTLE_S
+
+    def acts(self, start: float) -> tuple[list[Act], float]:
+        """The step's acts from ``start``, and when the next step may begin."""
+        if self.action == "wait":
+            return [], start + self.seconds
+        if self.action in ("click", "hold"):
+            down = Act(start, "press", self.control)
+            up = Act(start + self.seconds, "release", self.control)
+            return [down, up], start + self.seconds + self.after
+        act = Act(start, self.action, self.control, self.cell, self.detents, self.dice)
+        return [act], start + self.after
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    title: str
+    pin_map: PinMap
+    map_source: str  # the pin map's name, or its file's path: what a Config names
+    steps: tuple[Step, ...]
+
+    def timeline(self, start: float = 0.0) -> tuple[list[Act], float]:
+        """Every act in time order, and when the last step has settled."""
+        acts: list[Act] = []
+        at = start
+        for step in self.steps:
+            more, at = step.acts(at)
+            acts += more
+        return acts, at
+
+
+def shipped_names() -> list[str]:
+    folder = resources.files("firmware_host").joinpath("scenarios")
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir()
+                  if p.name.endswith(".toml"))
+
+
+def locate(name_or_path: str) -> Path:
+    """A shipped scenario by name (``demo``), or a scenario file."""
+    if name_or_path.endswith(".toml") or "/" in name_or_path:
+        return Path(name_or_path)
+    shipped = resources.files("firmware_host").joinpath(f"scenarios/{name_or_path}.toml")
+    if not shipped.is_file():
+        raise ScenarioError(f"no scenario {name_or_path!r}; shipped: "
+                            f"{', '.join(shipped_names())} (or give the path of a .toml file)")
+    return Path(str(shipped))
+
+
+def load(name_or_path: str, default_map: str) -> Scenario:
+    """The scenario, checked against its own pin map or else ``default_map``."""
+    path = locate(name_or_path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(f"{path}: no such scenario file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ScenarioError(f"{path}: cannot be read ({getattr(err, 'strerror', err)})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ScenarioError(f"{path}: not valid TOML: {err}") from None
+    return parse(data, path, default_map)
+
+
+def parse(data: Mapping[str, Any], path: Path, default_map: str) -> Scenario:
+    return _Reader(path).scenario(data, default_map)
+
+
+def cell_named(matrix: MatrixPins, name: str | int) -> tuple[int, int] | None:
+    """The (row, col) a player calls ``name`` ("B3"; "box 7" or 7 on a track), or None."""
+    wanted = re.sub(r"\s+", " ", str(name).strip().upper())
+    for row in range(len(matrix.rows)):
+        for col in range(len(matrix.cols)):
+            label = matrix.label(row, col).upper()
+            if wanted in (label, label.removeprefix("BOX ")):
+                return row, col
+    return None
+
+
+def cell_range(matrix: MatrixPins) -> str:
+    last = (len(matrix.rows) - 1, len(matrix.cols) - 1)
+    return f"{matrix.label(0, 0)} to {matrix.label(*last)}"
+
+
+class _Reader:
+    """Checks the parsed TOML step by step; every problem names the file, step and key."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, where: str, key: str, problem: str) -> ScenarioError:
+        place = f"{where}: " if where else ""
+        return ScenarioError(f"{self.path}: {place}{key}: {problem}")
+
+    def scenario(self, data: Mapping[str, Any], default_map: str) -> Scenario:
+        for key in data:
+            if key not in ("title", "pin_map", "settle", "step"):
+                raise self.fail("", key, "unknown key; allowed: title, pin_map, settle, step")
+        title = data.get("title", "")
+        if not isinstance(title, str):
+            raise self.fail("", "title", f"{title!r} is not a string")
+        map_name = data.get("pin_map", default_map)
+        if not isinstance(map_name, str):
+            raise self.fail("", "pin_map", f"{map_name!r} is not a pin map name")
+        if "pin_map" in data and (map_name.endswith(".toml") or "/" in map_name):
+            map_name = str(self.path.parent / Path(map_name).expanduser())
+        try:
+            pin_map = load_pin_map(map_name)
+        except WiringError as err:
+            raise self.fail("", "pin_map", str(err)) from None
+        settle = self.number(data, "", "settle", SETTLE_S, minimum=0.0)
+        steps: list[Step] = []
+        self.steps(data.get("step"), "", "step", pin_map, settle, steps)
+        if not steps:
+            raise self.fail("", "step", "no steps; add a [[step]] table")
+        return Scenario(self.path.stem, title, pin_map, map_name, tuple(steps))
+
+    def steps(self, raw: Any, prefix: str, key: str, pin_map: PinMap, settle: float,
+              out: list[Step]) -> None:
+        if raw is None:
+            return
+        if not isinstance(raw, list) or not all(isinstance(s, dict) for s in raw):
+            raise self.fail(prefix.rstrip("."), key, "write the steps as [[step]] tables")
+        for number, table in enumerate(raw, start=1):
+            self.step(table, f"{prefix}{number}", pin_map, settle, out)
+
+    def step(self, table: Mapping[str, Any], number: str, pin_map: PinMap, settle: float,
+             out: list[Step]) -> None:
+        where = f"step {number}"
+        for key in table:
+            if key not in (*ACTIONS, *MODIFIERS):
+                raise self.fail(where, key, "unknown key; a step is one of "
+                                f"{', '.join(ACTIONS)}, with {', '.join(MODIFIERS)}")
+        actions = [key for key in table if key in ACTIONS]
+        if not actions:
+            raise self.fail(where, "step", f"no action; give one of {', '.join(ACTIONS)}")
+        if len(actions) > 1:
+            raise self.fail(where, actions[1], f"a step does one thing, and this one already "
+                            f"has {actions[0]}; split it into two steps")
+        action = actions[0]
+        allowed = {"click": ("seconds", "after"), "hold": ("seconds", "after"),
+                   "repeat": ("step",), "wait": ()}.get(action, ("after",))
+        for key in MODIFIERS:
+            if key in table and key not in allowed:
+                raise self.fail(where, key, f"not used by a {action} step")
+        if action == "repeat":
+            self.repeat(table, number, pin_map, settle, out)
+            return
+        after = self.number(table, where, "after", settle, minimum=0.0)
+        value = table[action]
+        if action in CONTROL_ACTIONS:
+            length = CLICK_S if action == "click" else HOLD_S
+            seconds = self.number(table, where, "seconds", length, minimum=0.0, strict=True)
+            step = Step(action, where, control=self.control(value, where, action, pin_map),
+                        seconds=seconds if action in ("click", "hold") else 0.0, after=after)
+        elif action == "turn":
+            step = Step(action, where, detents=self.detents(value, where, pin_map), after=after)
+        elif action in ("place", "lift"):
+            step = Step(action, where, cell=self.cell(value, where, action, pin_map),
+                        after=after)
+        elif action == "dice":
+            step = Step(action, where, dice=self.dice(value, where), after=after)
+        else:
+            step = Step(action, where, seconds=self.number(table, where, "wait", 0.0,
+                                                           minimum=0.0, strict=True))
+        if len(out) >= MAX_STEPS:
+            raise self.fail(where, action, f"more than {MAX_STEPS} steps in all; repeat less")
+        out.append(step)
+
+    def repeat(self, table: Mapping[str, Any], number: str, pin_map: PinMap, settle: float,
+               out: list[Step]) -> None:
+        where = f"step {number}"
+        count = table["repeat"]
+        if type(count) is not int or not 1 <= count <= MAX_REPEAT:
+            raise self.fail(where, "repeat", f"{count!r} is not a count from 1 to {MAX_REPEAT}")
+        if "step" not in table:
+            raise self.fail(where, "step", "nothing to repeat; add [[step.step]] tables")
+        block: list[Step] = []
+        self.steps(table["step"], f"{number}.", "step", pin_map, settle, block)
+        if len(out) + count * len(block) > MAX_STEPS:
+            raise self.fail(where, "repeat", f"more than {MAX_STEPS} steps in all; repeat less")
+        for _ in range(count):
+            out.extend(block)
+
+    def number(self, table: Mapping[str, Any], where: str, key: str, default: float, *,
+               minimum: float, strict: bool = False) -> float:
+        if key not in table:
+            return default
+        value = table[key]
+        number = type(value) in (int, float)
+        if not number or not (value > minimum if strict else value >= minimum):
+            word = "more than" if strict else "at least"
+            raise self.fail(where, key, f"{value!r} is not a number of seconds {word} "
+                            f"{minimum:g}")
+        return float(value)
+
+    def control(self, value: Any, where: str, key: str, pin_map: PinMap) -> Control:
+        names = [c.value for c in Control if c is Control.ROLL or c in pin_map.buttons]
+        control = next((c for c in Control if c.value == value), None)
+        if not isinstance(value, str) or control is None:
+            raise self.fail(where, key, f"{value!r} is not a control; pin map {pin_map.name} "
+                            f"has {', '.join(names)}")
+        if control.value not in names:
+            raise self.fail(where, key, f"pin map {pin_map.name} has no {value} button; it "
+                            f"has {', '.join(names)}")
+        return control
+
+    def detents(self, value: Any, where: str, pin_map: PinMap) -> int:
+        if pin_map.encoder is None:
+            raise self.fail(where, "turn", f"pin map {pin_map.name} has no knob (rotary "
+                            "encoder); use click = \"up\" or \"down\"")
+        if type(value) is not int or value == 0:
+            raise self.fail(where, "turn", f"{value!r} is not a number of detents (e.g. 1, "
+                            "or -2 anticlockwise)")
+        return value
+
+    def cell(self, value: Any, where: str, key: str, pin_map: PinMap) -> tuple[int, int]:
+        cell = cell_named(pin_map.matrix, value) if isinstance(value, str | int) else None
+        if cell is None or isinstance(value, bool):
+            raise self.fail(where, key, f"{value!r} is not a cell of pin map {pin_map.name}'s "
+                            f"board ({cell_range(pin_map.matrix)})")
+        return cell
+
+    def dice(self, value: Any, where: str) -> tuple[int, ...]:
+        faces = isinstance(value, list) and all(type(d) is int and 1 <= d <= 6 for d in value)
+        if not faces or not 1 <= len(value) <= MAX_DICE:
+            raise self.fail(where, "dice", f"{value!r} is not a list of 1 to {MAX_DICE} die "
+                            "faces from 1 to 6, e.g. [3, 4]")
+        return tuple(value)
