@@ -211,7 +211,8 @@ class GameState(ABC, Generic[A]):
         name_list = [str(n).strip() for n in names] if names is not None else None
         count = players if players is not None else len(name_list or []) or cls.MIN_PLAYERS
         if not cls.MIN_PLAYERS <= count <= cls.MAX_PLAYERS:
-            span = f"{cls.MIN_PLAYERS} to {cls.MAX_PLAYERS}"
+            span = (f"{cls.MIN_PLAYERS}" if cls.MIN_PLAYERS == cls.MAX_PLAYERS
+                    else f"{cls.MIN_PLAYERS} to {cls.MAX_PLAYERS}")
             raise OptionError(f"{cls.TITLE} is for {span} players, not {count}")
         if name_list is None:
             name_list = [f"P{i + 1}" for i in range(count)]

@@ -337,7 +337,7 @@ def test_bad_dice_and_wrong_phases_are_refused() -> None:
 
 
 def test_options_and_players() -> None:
-    with pytest.raises(OptionError, match="Multi-Gam is for 4 to 4 players, not 3"):
+    with pytest.raises(OptionError, match="Multi-Gam is for 4 players, not 3"):
         MultiGam.new(3)
     with pytest.raises(OptionError, match=r"'dice_rule' cannot be 'any': allowed "
                        r"max_then_larger \| max_only \| free"):
@@ -487,3 +487,13 @@ def test_invariants_catch_a_shared_point_and_a_lost_checker() -> None:
     state._counts[2][BAR] = 4
     with pytest.raises(AssertionError, match="P3 does not have five checkers"):
         state.check_invariants()
+
+
+def test_the_games_command_lists_it_for_four_players(capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.cli import main
+
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "multigam     Multi-Gam (4 players): four players race five checkers" in out
+    assert "dice_rule = max_then_larger  (allowed max_then_larger | max_only | free)" in out
+    assert "Sequence Dice (2-4 players)" in out

@@ -31,8 +31,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(listing, indent=2))
         return 0
     for cls in classes:
-        print(f"{cls.NAME:<12} {cls.TITLE} ({cls.MIN_PLAYERS}-{cls.MAX_PLAYERS} players): "
-              f"{cls.SUMMARY}")
+        players = (f"{cls.MIN_PLAYERS}" if cls.MIN_PLAYERS == cls.MAX_PLAYERS
+                   else f"{cls.MIN_PLAYERS}-{cls.MAX_PLAYERS}")
+        print(f"{cls.NAME:<12} {cls.TITLE} ({players} players): {cls.SUMMARY}")
         for key, option in cls.OPTIONS.items():
             default = str(option.default).lower() if isinstance(option.default, bool) \
                 else option.default
