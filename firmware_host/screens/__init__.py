@@ -1,0 +1,60 @@
+"""The screens: how each view looks on the 128x64 one-bit OLED.
+
+The referee decides what to show and hands over a view (:mod:`firmware_host.views`);
+:func:`render` draws it and returns a frame for any :class:`hardware.display.Display`.
+Rendering does no I/O and depends on nothing but the view, so the same view always gives
+the same pixels (the golden-image tests rely on it). Each game has its own module here,
+found by the game's ``NAME``; a game without one gets the plain screen of
+:mod:`firmware_host.screens.plain`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import import_module
+from types import ModuleType
+
+from PIL import Image
+
+from firmware_host.screens.banner import BODY_TOP
+from firmware_host.screens.boardfix import draw_board_fix
+from firmware_host.screens.canvas import Canvas
+from firmware_host.screens.menu import draw_menu
+from firmware_host.screens.message import draw_message
+from firmware_host.screens.notice import draw_notice
+from firmware_host.views import BoardFixView, GameView, MenuView, NoticeView, View
+
+GAME_SCREENS = ("centennial", "sequence", "centerpoint", "dalmatian", "multigam")
+"""Games with a screen module of their own in this package (module name = game NAME)."""
+
+
+@cache
+def game_screen(name: str) -> ModuleType:
+    """The module that draws game ``name``; it offers ``draw(canvas, view)``."""
+    module = name if name in GAME_SCREENS else "plain"
+    try:
+        return import_module(f"{__name__}.{module}")
+    except ModuleNotFoundError:
+        return import_module(f"{__name__}.plain")
+
+
+def render(view: View) -> Image.Image:
+    """The frame for ``view``: a mode "1" image of 128x64 pixels."""
+    canvas = Canvas()
+    match view:
+        case GameView():
+            game_screen(view.game.NAME).draw(canvas, view)
+            if view.message:
+                draw_message(canvas, view.message, BODY_TOP)
+        case MenuView():
+            top = draw_menu(canvas, view)
+            if view.message:
+                draw_message(canvas, view.message, top)
+        case BoardFixView():
+            draw_board_fix(canvas, view)
+        case NoticeView():
+            draw_notice(canvas, view)
+    return canvas.image
+
+
+__all__ = ["game_screen", "render"]

@@ -1,0 +1,62 @@
+"""The key line across the top: whose turn (or who won) in big letters, on a lit band.
+
+The band is the first thing a player looks for, so it is the same on every game screen:
+big dark text on the left, an optional note of one or two small lines and optional dice on
+the right. A note gives way to a title that needs its room; the dice never do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from firmware_host.screens import dice as dice_faces
+from firmware_host.screens.canvas import Canvas
+from firmware_host.screens.font import BIG, SMALL, fit
+from games.core import GameState
+
+HEIGHT = 16
+BODY_TOP = HEIGHT + 1  # first row below the band and its one-pixel gap
+
+
+def draw_banner(
+    canvas: Canvas, title: str, note: Sequence[str] = (), dice: Sequence[int] = ()
+) -> None:
+    """The band with ``title`` big, ``note`` (up to two small lines) and ``dice`` at the right."""
+    canvas.fill(0, 0, canvas.width, HEIGHT)
+    right = canvas.width - 1
+    if dice:
+        left = right + 1 - dice_faces.dice_width(len(dice))
+        dice_faces.draw_dice(canvas, left, 0, dice)  # dark squares on the lit band
+        for index in range(len(dice)):
+            x = left + index * (dice_faces.SIZE + dice_faces.GAP)
+            for cx in (x, x + dice_faces.SIZE - 1):
+                canvas.dot(cx, 0)
+                canvas.dot(cx, dice_faces.SIZE - 1)
+        right = left - 3
+    lines = list(note)[:2]
+    if lines and BIG.width(title) > right - 1 - max(SMALL.width(n) for n in lines) - 4:
+        lines = []  # the title matters more than the note
+    if lines:
+        width = max(SMALL.width(line) for line in lines)
+        tops = (4,) if len(lines) == 1 else (0, 8)
+        for line, top in zip(lines, tops, strict=False):
+            canvas.text_right(right - 1, top, line, on=False)
+        right -= width + 4
+    canvas.text(1, 1, fit(title, BIG, right - 1), BIG, on=False)
+
+
+def draw_title(canvas: Canvas, title: str) -> int:
+    """A band for a menu or notice title: big when it fits, else small; returns the body top."""
+    if BIG.width(title) <= canvas.width - 2:
+        draw_banner(canvas, title)
+        return BODY_TOP
+    canvas.fill(0, 0, canvas.width, 9)
+    canvas.text(1, 1, fit(title, SMALL, canvas.width - 2), on=False)
+    return 10
+
+
+def turn_title(game: GameState[Any]) -> str:
+    """Whose turn it is, as the band says it."""
+    player = game.current_player
+    return "game over" if player is None else game.name(player)

@@ -1,0 +1,76 @@
+"""Center Point: where each player's four markers are, the die, the moves it allows.
+
+A row a player: the name (inverted for the player to move), then markers 1-4 in order, so
+``m2+5`` points at the second: a hollow box is a marker still at its beginning, a filled
+box one in the centre, a digit the circle a marker is on (a legend underneath says so).
+The moves take the right.
+"""
+
+from __future__ import annotations
+
+from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
+from firmware_host.screens.canvas import Canvas
+from firmware_host.screens.choices import draw_choices
+from firmware_host.screens.font import SMALL, fit
+from firmware_host.screens.opening import draw_opening
+from firmware_host.screens.standings import draw_final
+from firmware_host.views import GameView
+from games.centerpoint import SIX, CenterPoint
+from games.centerpoint_board import Location, Off
+
+LINE = 9
+NAME_W = 20
+SLOT = 9  # pixels a marker takes in a row
+PANEL = NAME_W + 4 * SLOT + 4  # left edge of the moves
+
+
+def draw(canvas: Canvas, view: GameView) -> None:
+    game = view.game
+    assert isinstance(game, CenterPoint)
+    result = game.result()
+    if result is not None:
+        draw_final(canvas, game, result)
+        return
+    if game.opening.winner is None:
+        draw_opening(canvas, game, game.opening, view.rolling or ())
+        return
+    die = view.rolling or ((game.die,) if game.die is not None else ())
+    note = () if die else ("roll", "1 die")
+    if game.carried and not die:
+        note = ("roll;", f"{game.carried // SIX}x6 kept")
+    draw_banner(canvas, turn_title(game), note, die)
+    _draw_markers(canvas, game)
+    width = canvas.width - PANEL
+    if view.choices:
+        top = BODY_TOP
+        draw_choices(canvas, (PANEL, top, width, canvas.height - top), view.choices, view.cursor)
+    else:
+        enter = " or ".join(map(str, sorted({1, SIX} if game.setup.options["six_enters"]
+                                             else {1})))
+        for index, line in enumerate(("enter:", f" {enter}", "6: again")):
+            canvas.text(PANEL + 2, BODY_TOP + 1 + index * LINE, fit(line, SMALL, width - 2))
+
+
+def _draw_markers(canvas: Canvas, game: CenterPoint) -> None:
+    for player, row in enumerate(game.markers):
+        y = BODY_TOP + player * LINE
+        current = player == game.turn
+        if current:
+            canvas.fill(0, y, NAME_W, LINE)
+        canvas.text(1, y + 1, fit(game.name(player), SMALL, NAME_W - 2), on=not current)
+        for index, where in enumerate(row):
+            _draw_marker(canvas, NAME_W + 2 + index * SLOT, y + 1, where)
+    legend = canvas.height - 8
+    _draw_marker(canvas, 0, legend, Off.BEGINNING)
+    x = canvas.text(9, legend, "out") + 4
+    _draw_marker(canvas, x, legend, Off.CENTRE)
+    canvas.text(x + 9, legend, "in")
+
+
+def _draw_marker(canvas: Canvas, x: int, y: int, where: Location) -> None:
+    if where is Off.BEGINNING:
+        canvas.frame(x, y, 7, 7)
+    elif where is Off.CENTRE:
+        canvas.fill(x, y, 7, 7)
+    else:
+        canvas.text(x + 1, y, str(where.circle))

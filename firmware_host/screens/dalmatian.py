@@ -1,0 +1,136 @@
+"""Dalmatian: the round, the starting total, the five dice and the best split of them.
+
+During a turn: the dice (held ones lit) beside the starting total in big figures, the
+groups the companion found with the score they make, the advisor's hold when hints are on,
+and the choices a row at a time. Between turns: the total, the turn just scored and the
+running totals. Between rounds: the round just finished, everyone's score in it and totals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
+from firmware_host.screens.canvas import Canvas
+from firmware_host.screens.choices import ROW, draw_choices
+from firmware_host.screens.dice import SIZE, dice_width, draw_dice
+from firmware_host.screens.font import BIG, SMALL, fit
+from firmware_host.screens.opening import draw_opening
+from firmware_host.screens.standings import draw_final
+from firmware_host.views import GameView
+from games.dalmatian import Dalmatian
+from games.dice_multisets import HAND_SIZE
+
+LINE = 9
+
+
+def draw(canvas: Canvas, view: GameView) -> None:
+    game = view.game
+    assert isinstance(game, Dalmatian)
+    result = game.result()
+    if result is not None:
+        draw_final(canvas, game, result)
+    elif game.opening.winner is None:
+        draw_opening(canvas, game, game.opening, view.rolling or ())
+    elif game.total is None:
+        _draw_between_rounds(canvas, game)
+    elif game.dice or view.rolling:
+        _draw_turn(canvas, game, view)
+    else:
+        _draw_between_turns(canvas, game)
+
+
+def _round_note(game: Dalmatian, second: str) -> tuple[str, str]:
+    return f"round {game.round_number}/{game.rounds}", second
+
+
+def _left_note(game: Dalmatian) -> str:
+    if game.budget_left is not None:
+        return f"budget {game.budget_left}"
+    left = game.rerolls_left or 0
+    return f"{left} reroll{'' if left == 1 else 's'}"
+
+
+def shown_dice(game: Dalmatian, rolling: Sequence[int] | None) -> tuple[int, ...]:
+    """The dice to draw: the kept ones plus the tumbling ones, ``0`` for any still due."""
+    dice = tuple(game.dice)
+    if rolling:
+        dice = tuple(rolling) if len(dice) + len(rolling) > HAND_SIZE else dice + tuple(rolling)
+    return dice + (0,) * (HAND_SIZE - len(dice))
+
+
+def groups_line(game: Dalmatian) -> str:
+    """``1+6 3+4 → 4``: the best split and the dice it scores."""
+    if game.turn_score is None:
+        return f"throw {HAND_SIZE - len(game.dice)} dice"
+    groups = " ".join("+".join(map(str, group)) for group in game.groups) or "no group"
+    return f"{groups} → {game.turn_score}"
+
+
+def hint_line(game: Dalmatian, room: int) -> str:
+    """The advisor's best play, with the score it expects when that fits in ``room``."""
+    advice = game.advice()
+    if advice is None:
+        return ""
+    play = "stop" if advice.stops else "reroll " + "-".join(map(str, advice.reroll))
+    full = f"hint: {play} ~{advice.expected:.1f}"
+    return full if len(full) <= room else f"hint: {play}"
+
+
+def _draw_turn(canvas: Canvas, game: Dalmatian, view: GameView) -> None:
+    draw_banner(canvas, turn_title(game), _round_note(game, _left_note(game)))
+    dice = shown_dice(game, view.rolling)
+    held = view.held if not view.rolling else frozenset()
+    draw_dice(canvas, 0, BODY_TOP, dice, solid=held)
+    canvas.text(dice_width(HAND_SIZE) + 4, BODY_TOP + 1, f"={game.total}", BIG)
+    width = canvas.width
+    y = BODY_TOP + SIZE + 2
+    canvas.text(0, y, fit(groups_line(game), SMALL, width))
+    hint = hint_line(game, SMALL.chars_in(width)) if view.hint else ""
+    if hint:
+        canvas.text(0, y + LINE, fit(hint, SMALL, width))
+    if view.choices:
+        top = canvas.height - ROW
+        draw_choices(canvas, (0, top, width, ROW), view.choices, view.cursor)
+
+
+def _draw_between_turns(canvas: Canvas, game: Dalmatian) -> None:
+    """The total, the turn just scored, the running totals."""
+    draw_banner(canvas, turn_title(game), _round_note(game, "roll 5"))
+    x = canvas.text(0, BODY_TOP + 1, f"={game.total}", BIG) + 6
+    last = game.last_turn
+    if last is not None and last.total == game.total:
+        score = game.sheet[-1][last.player]
+        canvas.text(x, BODY_TOP + 1, fit(f"{game.name(last.player)} → {score}", SMALL,
+                                         canvas.width - x))
+        canvas.text(x, BODY_TOP + 9, " ".join(map(str, last.dice)))
+    _draw_totals(canvas, game, BODY_TOP + 18, ())
+
+
+def _draw_between_rounds(canvas: Canvas, game: Dalmatian) -> None:
+    """The starter throws the total; the round just played and everyone's total so far."""
+    draw_banner(canvas, turn_title(game), ("roll 2", "for total"))
+    if not game.sheet:
+        lines = (f"{game.rounds} rounds.", "Two dice give the", "round's total.")
+        for index, line in enumerate(lines):
+            canvas.text(0, BODY_TOP + 2 + index * LINE, line)
+        return
+    played = len(game.sheet)
+    canvas.text(0, BODY_TOP + 1, f"round {played}: total {game.totals[-1]}")
+    _draw_totals(canvas, game, BODY_TOP + 1 + LINE, game.sheet[-1])
+
+
+def _draw_totals(canvas: Canvas, game: Dalmatian, top: int,
+                 this_round: Sequence[int | None]) -> None:
+    """Every player's total, with this round's score as ``+n`` when given."""
+    rows = (canvas.height - top) // LINE
+    columns = -(-game.players // rows)
+    width = canvas.width // columns
+    scores = game.scores()
+    for player in range(game.players):
+        x, y = (player // rows) * width, top + (player % rows) * LINE
+        gained = this_round[player] if this_round else None
+        right = f"+{gained} {scores[player]:>2}" if gained is not None else f"{scores[player]}"
+        end = x + width - (10 if columns > 1 and player < rows * (columns - 1) else 1)
+        canvas.text(x, y, fit(game.name(player), SMALL, end - x - SMALL.width(right) - 5))
+        canvas.text_right(end, y, right)

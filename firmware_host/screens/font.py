@@ -1,0 +1,87 @@
+"""Text on a one-bit frame from our own bitmap glyphs: a small face and a double-size one.
+
+Small text is 5x7 (and a row of descender) in a 6x9 cell, 21 characters a line; big text
+doubles every pixel (10x14 in a 12x18 cell) for what must read at arm's length: whose
+turn, the dice, the total.
+Characters the font lacks print as ``?`` rather than vanish.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from PIL import Image
+
+from firmware_host.screens.glyphs import GLYPHS, ROWS
+
+GLYPH_W, GLYPH_H = 5, 7  # the cap height; descenders take one row more (ROWS)
+
+
+@dataclass(frozen=True)
+class Face:
+    """A size of the font: pixels per glyph pixel and the cell a character takes."""
+
+    scale: int
+
+    @property
+    def advance(self) -> int:
+        return (GLYPH_W + 1) * self.scale
+
+    @property
+    def height(self) -> int:
+        return GLYPH_H * self.scale
+
+    def width(self, text: str) -> int:
+        """Pixels ``text`` covers, without the gap after its last character."""
+        return len(text) * self.advance - self.scale if text else 0
+
+    def chars_in(self, pixels: int) -> int:
+        """How many characters fit in ``pixels``."""
+        return max(0, (pixels + self.scale) // self.advance)
+
+
+SMALL = Face(1)
+BIG = Face(2)
+
+
+@cache
+def glyph(char: str, scale: int) -> Image.Image:
+    """A mode "1" mask of one character at ``scale``."""
+    rows = GLYPHS.get(char, GLYPHS["?"])
+    mask = Image.new("1", (GLYPH_W, ROWS))
+    mask.putdata([255 if c == "#" else 0 for row in rows for c in row])
+    if scale != 1:
+        mask = mask.resize((GLYPH_W * scale, ROWS * scale), Image.Resampling.NEAREST)
+    return mask
+
+
+def fit(text: str, face: Face, pixels: int) -> str:
+    """``text`` cut to ``pixels`` wide, ending in ``…`` when something was cut."""
+    room = face.chars_in(pixels)
+    if len(text) <= room:
+        return text
+    return text[: room - 1] + "…" if room > 0 else ""
+
+
+def wrap(text: str, face: Face, pixels: int) -> list[str]:
+    """``text`` broken at spaces into lines ``pixels`` wide; over-long words are split."""
+    room = max(1, face.chars_in(pixels))
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        while len(word) > room:
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:room])
+            word = word[room:]
+        candidate = f"{line} {word}" if line else word
+        if len(candidate) <= room:
+            line = candidate
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return lines

@@ -1,0 +1,36 @@
+"""Any game without a screen of its own: whose turn, the choices, the scores.
+
+Keeps a newly registered game playable before its own screen exists.
+"""
+
+from __future__ import annotations
+
+from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
+from firmware_host.screens.canvas import Canvas
+from firmware_host.screens.choices import draw_choices
+from firmware_host.screens.font import SMALL, fit
+from firmware_host.screens.standings import draw_final
+from firmware_host.views import GameView
+
+LINE = 9
+
+
+def draw(canvas: Canvas, view: GameView) -> None:
+    game = view.game
+    result = game.result()
+    if result is not None:
+        draw_final(canvas, game, result)
+        return
+    wanted = game.dice_wanted
+    draw_banner(canvas, turn_title(game), (f"roll {wanted}",) if wanted else (),
+                view.rolling or ())
+    top = BODY_TOP + 1
+    if view.choices:
+        draw_choices(canvas, (0, top, canvas.width, canvas.height - top), view.choices,
+                     view.cursor)
+        return
+    scores = game.scores()
+    for player in range(min(game.players, (canvas.height - top) // LINE)):
+        y = top + player * LINE
+        canvas.text(0, y, fit(game.name(player), SMALL, 90))
+        canvas.text_right(canvas.width - 1, y, str(scores[player]))

@@ -1,0 +1,200 @@
+"""Named views of every screen, built by playing games through their public API.
+
+The golden-image tests and the render benchmark draw these; a view here is what the
+referee would hand over at that point of a real game. Dice come from a fixed arithmetic
+sequence, not :mod:`random`, so every Python gives the same games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import games
+from firmware_host.views import BoardFixView, GameView, MenuView, NoticeView, View
+from games.core import GameState, Phase
+from games.dalmatian import Dalmatian
+from games.errors import IllegalAction
+from games.sequence import CELLS, SequenceDice
+
+
+def dice_stream(seed: int) -> Iterator[int]:
+    """Faces 1-6 from a small linear congruential generator: the same on every machine."""
+    state = seed
+    while True:
+        state = (state * 1103515245 + 12345) % 2**31
+        yield state // 65536 % 6 + 1
+
+
+def play(game: GameState[Any], seed: int, stop: Callable[[GameState[Any]], bool],
+         pick: int = 0, limit: int = 20000) -> GameState[Any]:
+    """Roll dice from ``seed`` and take choice ``pick`` (or the last) until ``stop(game)``."""
+    faces = dice_stream(seed)
+    for _ in range(limit):
+        if stop(game) or game.is_over:
+            return game
+        if game.phase is Phase.ROLL:
+            game.apply("roll " + "-".join(str(next(faces)) for _ in range(game.dice_wanted)))
+        else:
+            legal = game.legal_actions()
+            game.apply(legal[min(pick, len(legal) - 1)])
+    raise AssertionError(f"{game!r} did not reach the wanted position in {limit} actions")
+
+
+def choices_of(game: GameState[Any]) -> tuple[str, ...]:
+    return tuple(str(action) for action in game.legal_actions())
+
+
+def refusal(game: GameState[Any], text: str) -> str:
+    """The refusal the rules give for ``text``; the game is left unchanged."""
+    try:
+        game.apply(text)
+    except IllegalAction as err:
+        return str(err)
+    raise AssertionError(f"{text!r} was accepted")
+
+
+def centennial_playing() -> View:
+    game = games.new_game("centennial", 4, names=["Ann", "Bob", "Cy", "Dee"])
+    for action in ("roll 3", "roll 5", "roll 2", "roll 1"):
+        game.apply(action)
+    play(game, 11, lambda g: len(g.history) >= 16)
+    return GameView(game)
+
+
+def _declare_game() -> GameState[Any]:
+    game = games.new_game("centennial", 4, mode="declare")
+    for action in ("roll 3", "roll 5", "roll 2", "roll 1", "roll 1-2-4", "P2 stops at 5"):
+        game.apply(action)
+    return game
+
+
+def centennial_claims() -> View:
+    game = _declare_game()
+    game.apply("roll 1-1-1")
+    game.apply("P3 stops off board")
+    return GameView(game, choices_of(game), cursor=1)
+
+
+def centennial_stop_paged() -> View:
+    """A long list: from off the board 1-2-3 allows seven stops, shown a page at a time."""
+    game = _declare_game()
+    game.apply("roll 1-2-3")
+    return GameView(game, choices_of(game), cursor=5)
+
+
+def centennial_over() -> View:
+    game = games.new_game("centennial", 3)
+    return GameView(play(game, 5, lambda g: False))
+
+
+def sequence_playing() -> View:
+    game = games.new_game("sequence", 3)
+    play(game, 4, lambda g: len(g.history) >= 30 and g.phase is Phase.ROLL, pick=1)
+    return GameView(game)
+
+
+def sequence_choosing() -> View:
+    game = games.new_game("sequence", 2)
+    play(game, 9, lambda g: len(g.history) >= 20 and g.phase is Phase.MOVE
+         and len(g.legal_actions()) > 4, pick=2)
+    return GameView(game, choices_of(game), cursor=3)
+
+
+def sequence_refused() -> View:
+    view = sequence_choosing()
+    assert isinstance(view, GameView)
+    game = view.game
+    assert isinstance(game, SequenceDice)
+    own = next(cell for cell in CELLS if game.chip(cell) == game.colour(game.turn))
+    return GameView(game, view.choices, view.cursor, message=refusal(game, f"remove {own}"))
+
+
+def sequence_over() -> View:
+    game = games.new_game("sequence", 4)
+    return GameView(play(game, 21, lambda g: False))
+
+
+def centerpoint_playing() -> View:
+    game = games.new_game("centerpoint", 4)
+    play(game, 3, lambda g: len(g.history) >= 150 and g.phase is Phase.MOVE
+         and len(g.legal_actions()) > 1, pick=99)
+    return GameView(game, choices_of(game), cursor=1)
+
+
+def centerpoint_over() -> View:
+    game = games.new_game("centerpoint", 2, six_enters=True)
+    return GameView(play(game, 8, lambda g: False, pick=99))
+
+
+def dalmatian_turn() -> View:
+    game = games.new_game("dalmatian", 3, names=["Alice", "Bob", "Carol"])
+    for action in ("roll 6-6-6-6-5", "roll 1-2-3-4-5", "roll 2-2-2-2-2", "roll 3-4",
+                   "roll 1-6-3-5-5"):
+        game.apply(action)
+    return GameView(game, choices_of(game), cursor=3, held=frozenset({0, 1}))
+
+
+def dalmatian_round_end() -> View:
+    game = games.new_game("dalmatian", 5)
+    play(game, 2, lambda g: isinstance(g, Dalmatian) and len(g.sheet) == 3 and g.total is None
+         and g.phase is Phase.ROLL)
+    return GameView(game)
+
+
+def dalmatian_over() -> View:
+    game = games.new_game("dalmatian", 4, rounds=4)
+    return GameView(play(game, 6, lambda g: False, pick=5))
+
+
+def dalmatian_opening_tie() -> View:
+    game = games.new_game("dalmatian", 3)
+    for action in ("roll 6-6-6-6-5", "roll 1-2-3-4-5", "roll 6-6-6-5-6"):
+        game.apply(action)
+    return GameView(game)
+
+
+def menu_long() -> View:
+    items = ("Centennial", "Sequence Dice", "Center Point", "Dalmatian", "Multi-Gam",
+             "Resume last game", "Standings", "Settings", "Shut down")
+    return MenuView("Choose a game", items, cursor=6)
+
+
+def menu_players() -> View:
+    return MenuView("Players", ("2", "3", "4"), cursor=1,
+                    message="Sequence Dice: 4 players play as two teams")
+
+
+def board_fix() -> View:
+    return BoardFixView("Fix the board", ("put a chip on B3", "lift the chip from C4",
+                                          "put a chip on F6", "lift the chip from A1",
+                                          "put a chip on D2"))
+
+
+def notice() -> View:
+    return NoticeView("Tonight", ("Ann 3 wins, Bob 2, Cy 1",
+                                  "Shutting down in 10 s: the game is saved and resumes "
+                                  "at the next start."))
+
+
+SAMPLES: dict[str, Callable[[], View]] = {
+    "centennial_playing": centennial_playing,
+    "centennial_claims": centennial_claims,
+    "centennial_stop_paged": centennial_stop_paged,
+    "centennial_over": centennial_over,
+    "sequence_playing": sequence_playing,
+    "sequence_choosing": sequence_choosing,
+    "sequence_refused": sequence_refused,
+    "sequence_over": sequence_over,
+    "centerpoint_playing": centerpoint_playing,
+    "centerpoint_over": centerpoint_over,
+    "dalmatian_turn": dalmatian_turn,
+    "dalmatian_round_end": dalmatian_round_end,
+    "dalmatian_over": dalmatian_over,
+    "dalmatian_opening_tie": dalmatian_opening_tie,
+    "menu_long": menu_long,
+    "menu_players": menu_players,
+    "board_fix": board_fix,
+    "notice": notice,
+}
+"""Every sample view by name; each call builds a fresh one."""

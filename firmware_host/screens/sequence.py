@@ -1,0 +1,116 @@
+"""Sequence Dice: the 6x6 board in miniature, the roll and what it allows, whose chips are whose.
+
+The board takes the left of the body, one 8-pixel cell per square: a dot marks an empty
+cell, a plus an empty cell the roll allows, and the cell under the cursor is inverted. At
+the end the winning line is inverted. On the right: the total big with what it does, then
+the choices while a move is due, else a legend of the chip patterns with each side's
+longest run.
+"""
+
+from __future__ import annotations
+
+from firmware_host.screens.banner import BODY_TOP, HEIGHT, draw_banner, turn_title
+from firmware_host.screens.canvas import Canvas
+from firmware_host.screens.chips import CHIP, draw_chip
+from firmware_host.screens.choices import draw_choices
+from firmware_host.screens.font import BIG, SMALL, fit
+from firmware_host.screens.opening import draw_opening
+from firmware_host.screens.standings import winners_title
+from firmware_host.views import GameView
+from games.sequence import CELLS, COLOURS, DEFENSIVE, SIZE, WILD, Cell, ChipMove, SequenceDice
+
+CELL = 8
+BOARD_TOP = HEIGHT  # the board's 48 rows fill the screen below the band
+PANEL = SIZE * CELL + 3  # left edge of the panel beside the board
+LINE = 9
+
+
+def draw(canvas: Canvas, view: GameView) -> None:
+    game = view.game
+    assert isinstance(game, SequenceDice)
+    if game.opening is not None:
+        draw_opening(canvas, game, game.opening, view.rolling or ())
+        return
+    result = game.result()
+    if result is not None:
+        draw_banner(canvas, winners_title(game, result), ("game", "over"))
+        _draw_board(canvas, game, set(game.winning_line or ()), set(), None)
+        _draw_legend(canvas, game, BODY_TOP + 1)
+        return
+    dice = view.rolling or (game.dice if game.total_to_play is not None else None) or ()
+    draw_banner(canvas, turn_title(game), () if dice else ("roll", "2 dice"), dice)
+    moves = _moves(view)
+    cursor = moves[view.cursor].cell if 0 <= view.cursor < len(moves) else None
+    _draw_board(canvas, game, set(), {m.cell for m in moves}, cursor)
+    total = game.total_to_play
+    if total is None:
+        _draw_last_roll(canvas, game)
+        _draw_legend(canvas, game, BODY_TOP + 2 * LINE)
+        return
+    _draw_total(canvas, game, total, moves)
+    top = BODY_TOP + 16
+    draw_choices(canvas, (PANEL, top, canvas.width - PANEL, canvas.height - top),
+                 view.choices, view.cursor)
+
+
+def _moves(view: GameView) -> list[ChipMove]:
+    """The choices as moves (the referee lists them in notation)."""
+    game = view.game
+    found = []
+    for text in view.choices:
+        action = game.parse_action(text)
+        assert isinstance(action, ChipMove)
+        found.append(action)
+    return found
+
+
+def _draw_board(canvas: Canvas, game: SequenceDice, lit: set[Cell], allowed: set[Cell],
+                cursor: Cell | None) -> None:
+    for cell in CELLS:
+        x, y = cell.col * CELL, BOARD_TOP + cell.row * CELL
+        inverted = cell in lit or cell == cursor
+        if inverted:
+            canvas.fill(x, y, CELL, CELL)
+        chip = game.chip(cell)
+        if chip is not None:
+            draw_chip(canvas, x + 1, y + 1, chip, on=not inverted)
+        elif cell in allowed:
+            canvas.fill(x + 1, y + 3, 5, 1, on=not inverted)
+            canvas.fill(x + 3, y + 1, 1, 5, on=not inverted)
+        else:
+            canvas.dot(x + 3, y + 3, on=not inverted)
+
+
+def _draw_total(canvas: Canvas, game: SequenceDice, total: int, moves: list[ChipMove]) -> None:
+    """The rolled total big, and in small letters what it does."""
+    x = canvas.text(PANEL, BODY_TOP, str(total), BIG) + 2
+    verb = moves[0].verb.value if moves else "pass"
+    kind = {WILD: "wild", DEFENSIVE: "defend"}.get(total, f"on {total}s")
+    canvas.text(x, BODY_TOP - 1, verb)
+    canvas.text(x, BODY_TOP + 7, kind)
+    draw_chip(canvas, canvas.width - CHIP, BODY_TOP, game.colour(game.turn))
+
+
+def _draw_last_roll(canvas: Canvas, game: SequenceDice) -> None:
+    """Between turns: the colour to play next and the dice that were last thrown."""
+    draw_chip(canvas, PANEL, BODY_TOP + 1, game.colour(game.turn))
+    canvas.text(PANEL + CHIP + 3, BODY_TOP + 1, "to play")
+    if game.dice:
+        last = f"last {'+'.join(map(str, game.dice))}={sum(game.dice)}"
+        canvas.text(PANEL, BODY_TOP + 1 + LINE, fit(last, SMALL, canvas.width - PANEL))
+
+
+def _draw_legend(canvas: Canvas, game: SequenceDice, top: int) -> None:
+    """Each colour's pattern, its players and its longest run."""
+    scores = game.scores()
+    for colour in range(len(COLOURS)):
+        players = game.players_of(colour)
+        if not players:
+            continue
+        y = top + colour * LINE
+        draw_chip(canvas, PANEL, y + 1, colour)
+        run = str(scores[players[0]])
+        names = "+".join(game.name(p) for p in players)
+        room = canvas.width - PANEL - CHIP - 3 - SMALL.width(run) - 4
+        canvas.text(PANEL + CHIP + 3, y + 1, fit(names, SMALL, room))
+        canvas.text_right(canvas.width - 1, y + 1, run)
