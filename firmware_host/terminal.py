@@ -12,6 +12,7 @@ import os
 import select
 import shutil
 import termios
+import textwrap
 import tty
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -36,7 +37,7 @@ def keys_mode(fd: int, out: TextIO) -> Iterator[None]:
         yield
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-        out.write(SHOW_CURSOR + "\n")
+        out.write(SHOW_CURSOR)
         out.flush()
 
 
@@ -61,8 +62,8 @@ def reader(fd: int) -> Callable[[], str | None]:
 
 
 class LiveScreen:
-    """The frame drawn in place, with ``footer()``'s lines under it, also redrawn alone by
-    :meth:`redraw_footer` when only they changed.
+    """The frame drawn in place, with ``footer()``'s lines under it (wrapped to the
+    terminal's width), also redrawn alone by :meth:`redraw_footer` when only they changed.
 
     The cursor rests on the first footer line, just below the frame, which is where
     :class:`~hardware.display_emulators.TerminalView` expects it for drawing in place.
@@ -79,11 +80,18 @@ class LiveScreen:
         self.drawn = True
         self.redraw_footer()
 
+    def leave(self) -> None:
+        """Keep the last frame and the first footer line; clear the rest and go below."""
+        if self.drawn:
+            self.out.write("\n\x1b[J")
+            self.out.flush()
+
     def redraw_footer(self) -> None:
         if not self.drawn:
             return
         width = shutil.get_terminal_size().columns
-        lines = [line[: width - 1] for line in self.footer()]
+        lines = [part for line in self.footer()
+                 for part in textwrap.wrap(line, max(width - 1, 20)) or [""]]
         back = f"\x1b[{len(lines) - 1}F" if len(lines) > 1 else "\r"
         self.out.write("\x1b[J" + "\n".join(lines) + back)
         self.out.flush()

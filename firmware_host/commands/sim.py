@@ -108,7 +108,10 @@ def interactive(config: Config, journal: Journal, factory: PinFactory, resources
                       pollers=[keyboard.poll])
     keyboard.quit = daemon.loop.stop
     with keys_mode(keys_fd, out), stop_on_signals(daemon.loop):
-        daemon.loop.run()
+        try:
+            daemon.loop.run()
+        finally:
+            screen.leave()
     print(f"table-companion sim: {daemon.loop.handled} events handled; journal "
           f"{journal.path}: {journal_state(journal)}", file=out)
     return 0
