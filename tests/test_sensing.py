@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from itertools import product
 from typing import Any
 
@@ -374,6 +375,60 @@ def test_centennial_reset_after_a_resume_lists_the_differences() -> None:
     assert recogniser.reset(game, {box(8), box(5), box(1)}) == Outcome(None, (
         "put P3's marker on box 2", "put P2's marker on box 11", "lift the marker from box 1",
         "lift the marker from box 5"))
+
+
+class Track:
+    """Markers as a table holds them (several to a box), sensed as occupancy only."""
+
+    def __init__(self, recogniser: Recogniser, game: Centennial) -> None:
+        self.recogniser, self.game = recogniser, game
+        self.count = [0] * 13
+
+    def add(self, number: int, step: int) -> Outcome | None:
+        was = self.count[number] > 0
+        self.count[number] += step
+        assert self.count[number] >= 0
+        if (self.count[number] > 0) == was:
+            return None
+        outcome = self.recogniser.changed(self.game, CellChanged(*box(number), not was))
+        assert outcome.action is None and outcome.message is None  # following is no mistake
+        return outcome
+
+    def follow(self, fix: str) -> None:
+        """Do what one fix says, as a player would."""
+        if match := re.fullmatch(r"move .+ from box (\d+) to box (\d+)", fix):
+            self.add(int(match[1]), -1)
+            self.add(int(match[2]), +1)
+        elif match := re.fullmatch(r"put (?:(.+)'s marker|the markers of (.+)) on box (\d+)", fix):
+            owners = 1 if match[1] else len(match[2].split(" and "))
+            self.add(int(match[3]), owners)
+        elif match := re.fullmatch(r"(?:lift the marker from|take .+ off the track from) box "
+                                   r"(\d+)", fix):
+            self.add(int(match[1]), -self.count[int(match[1])] if fix[0] == "l" else -1)
+        else:
+            raise AssertionError(f"a fix no player could follow: {fix!r}")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(*[st.integers(1, 6)] * 3), min_size=1, max_size=80),
+       st.integers(2, 8))
+def test_following_the_fixes_after_every_auto_throw_brings_the_track_into_line(
+        throws: list[tuple[int, int, int]], players: int) -> None:
+    game = Centennial.new(players)
+    while game.dice_wanted == 1:
+        game.roll(6 if game.current_player == 0 else 1)
+    recogniser = CentennialRecogniser()
+    recogniser.reset(game, frozenset())
+    track = Track(recogniser, game)
+    for dice in throws:
+        if game.is_over:
+            break
+        game.roll(*dice)
+        for _ in range(3):  # a marker set down beside another is unseen until that one leaves
+            for fix in recogniser.review(game).fixes:
+                track.follow(fix)
+        assert recogniser.review(game) == QUIET
+        assert recogniser.board == recogniser.expected(game)
 
 
 # -- end to end through the drivers ---------------------------------------------------------

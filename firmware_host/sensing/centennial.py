@@ -171,10 +171,7 @@ class CentennialRecogniser(Recogniser):
                                f"box {box} is both {label(stops[0])} and {label(stops[1])} on "
                                f"this throw: enter where {roller} stops with the controls")
             if not stops:  # off the chain: the rules say why, for the nearer reading
-                nearer = min((box, HOME + 1 - box), key=lambda at: abs(at - throw.start))
-                if nearer == throw.start:
-                    return None
-                stops = [nearer]
+                stops = [min((box, HOME + 1 - box), key=lambda at: abs(at - throw.start))]
             return self._try(state, str(Stop(throw.roller, stops[0])))
         claims = [a for a in state.legal_actions() if isinstance(a, Claim) and a.number == box]
         if len(claims) > 1 and self._lifted is not None:
