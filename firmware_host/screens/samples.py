@@ -154,6 +154,18 @@ def dalmatian_opening_tie() -> View:
     return GameView(game)
 
 
+def multigam_playing() -> View:
+    game = games.new_game("multigam", 4)
+    play(game, 13, lambda g: len(g.history) >= 14 and g.phase is Phase.MOVE
+         and len(g.legal_actions()) > 2, pick=1)
+    return GameView(game, choices_of(game), cursor=2)
+
+
+def multigam_over() -> View:
+    game = games.new_game("multigam", 4)
+    return GameView(play(game, 17, lambda g: False))
+
+
 def menu_long() -> View:
     items = ("Centennial", "Sequence Dice", "Center Point", "Dalmatian", "Multi-Gam",
              "Resume last game", "Standings", "Settings", "Shut down")
@@ -192,6 +204,8 @@ SAMPLES: dict[str, Callable[[], View]] = {
     "dalmatian_round_end": dalmatian_round_end,
     "dalmatian_over": dalmatian_over,
     "dalmatian_opening_tie": dalmatian_opening_tie,
+    "multigam_playing": multigam_playing,
+    "multigam_over": multigam_over,
     "menu_long": menu_long,
     "menu_players": menu_players,
     "board_fix": board_fix,

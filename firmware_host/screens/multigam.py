@@ -1,0 +1,90 @@
+"""Multi-Gam: the six points with who holds them, each player's bar and off, the dice.
+
+Four players need four marks: the chip patterns of :mod:`~firmware_host.screens.chips`
+(filled, hollow, cross, a small block), shown beside each name. A point shows its number,
+then its holder's mark and count; a prime (two or more) is inverted, since nobody may land
+there. The choices, or else the last play, take the bottom row.
+"""
+
+from __future__ import annotations
+
+from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
+from firmware_host.screens.canvas import Canvas
+from firmware_host.screens.chips import CHIP, draw_chip
+from firmware_host.screens.choices import ROW, draw_choices
+from firmware_host.screens.font import SMALL, fit
+from firmware_host.screens.opening import draw_opening
+from firmware_host.screens.standings import draw_final
+from firmware_host.views import GameView
+from games.multigam import MultiGam
+
+COLUMN = 21  # pixels a point takes
+LINE = 9
+PLAYERS_TOP = BODY_TOP + 2 * LINE + 2
+
+
+def draw(canvas: Canvas, view: GameView) -> None:
+    game = view.game
+    assert isinstance(game, MultiGam)
+    result = game.result()
+    if result is not None:
+        draw_final(canvas, game, result)
+        return
+    if game.opening.winner is None:
+        draw_opening(canvas, game, game.opening, view.rolling or ())
+        return
+    dice = view.rolling or (game.dice if game.dice_to_play is not None else None) or ()
+    double = len(dice) == 2 and dice[0] == dice[1]
+    note = ("double:", "4 moves") if double else () if dice else ("roll", "2 dice")
+    draw_banner(canvas, turn_title(game), note, dice)
+    _draw_points(canvas, game)
+    _draw_players(canvas, game)
+    bottom = canvas.height - ROW
+    if view.choices:
+        draw_choices(canvas, (0, bottom, canvas.width, ROW), view.choices, view.cursor)
+    else:
+        canvas.text(0, bottom + 1, fit(_last(game), SMALL, canvas.width))
+
+
+def _draw_points(canvas: Canvas, game: MultiGam) -> None:
+    for index, (owner, count) in enumerate(game.points):
+        x = index * COLUMN + 1
+        canvas.text(x + 8, BODY_TOP, str(index + 1))
+        y = BODY_TOP + LINE
+        if owner is None:
+            canvas.hline(x + 5, y + 4, 9)
+            continue
+        prime = count >= 2
+        if prime:
+            canvas.fill(x, y, COLUMN - 2, LINE + 1)
+        draw_chip(canvas, x + 3, y + 2, owner, on=not prime)
+        canvas.text(x + 3 + CHIP + 2, y + 1, str(count), on=not prime)
+
+
+def _draw_players(canvas: Canvas, game: MultiGam) -> None:
+    """Two by two: mark, name, checkers on the bar and off; the player to move inverted."""
+    width = canvas.width // 2
+    for player in range(game.players):
+        x = (player % 2) * width
+        y = PLAYERS_TOP + (player // 2) * LINE
+        current = player == game.turn
+        counts = f"b{game.bar[player]} o{game.off[player]}"
+        draw_chip(canvas, x, y + 1, player)
+        name_x = x + CHIP + 2
+        room = width - CHIP - 4 - SMALL.width(counts) - 4
+        name = fit(game.name(player), SMALL, room)
+        if current:
+            canvas.fill(name_x - 1, y, SMALL.width(name) + 2, LINE)
+        canvas.text(name_x, y + 1, name, on=not current)
+        canvas.text_right(x + width - 6, y + 1, counts)
+
+
+def _last(game: MultiGam) -> str:
+    """What happened last: the play made, or a roll that allowed none."""
+    if game.no_play is not None and (game.last_play is None or game.no_play[0] != game.turn):
+        player, dice = game.no_play
+        return f"{game.name(player)} {dice[0]}-{dice[1]}: no play"
+    if game.last_play is not None:
+        player, play = game.last_play
+        return f"{game.name(player)}: {play}"
+    return ""
