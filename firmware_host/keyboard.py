@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from firmware_host.scenario import HOLD_S, Act, Step, cell_named, cell_range
+from firmware_host.scenario import CLICK_S, HOLD_S, Act, Step, cell_named, cell_range
 from hardware.driver_types import Emit
 from hardware.events import Control
 from hardware.mock_table import MockTable
@@ -138,21 +138,21 @@ class Keyboard:
             case "up" | "w" | "down" | "s":
                 control = Control.UP if key in ("up", "w") else Control.DOWN
                 if control in buttons:
-                    return Step("click", f"key {key}", control, seconds=0.05)
+                    return Step("click", f"key {key}", control, seconds=CLICK_S)
                 return Step("turn", f"key {key}", detents=-1 if control is Control.UP else 1)
             case "left" | "a" | "right" | "d":
                 if not knob:
                     return f"pin map {self.pin_map.name} has no knob; use w/s"
                 return Step("turn", f"key {key}", detents=-1 if key in ("left", "a") else 1)
             case "enter":
-                return Step("click", "key Enter", Control.SELECT, seconds=0.05)
+                return Step("click", "key Enter", Control.SELECT, seconds=CLICK_S)
             case "esc" | "backspace":
-                return Step("click", "key Esc", Control.BACK, seconds=0.05)
+                return Step("click", "key Esc", Control.BACK, seconds=CLICK_S)
             case "1" | "2" | "3" | "4" | "5":
                 hold = HOLDS[int(key) - 1]
                 if hold not in buttons:
                     return f"pin map {self.pin_map.name} has no {hold.name} button"
-                return Step("click", f"key {key}", hold, seconds=0.05)
+                return Step("click", f"key {key}", hold, seconds=CLICK_S)
             case "p":
                 self.entry = ""
                 self._say(self._prompt())

@@ -46,8 +46,6 @@ from hardware.manual_clock import ManualClock
 from hardware.mock_table import MockTable
 from hardware.pinmap import load_pin_map
 
-ROOT = Path(__file__).parent.parent
-
 
 class Recorder:
     """The controller make_controller chose, with every event it was handed noted."""
