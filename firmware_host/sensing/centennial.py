@@ -145,10 +145,11 @@ class CentennialRecogniser(Recogniser):
             self._lifted = None
         self._settle(state)
         now = _boxes(state)
-        if occupied == (box in now):  # towards agreement
-            return Outcome(None, self.fixes(state))
-        due = [state.name(p) for p, (src, dst) in enumerate(zip(self._seen_boxes(state), now,
-                                                                  strict=True)) if src != dst]
+        moves = [(p, src, dst) for p, (src, dst) in enumerate(zip(self._seen_boxes(state), now,
+                                                                   strict=True)) if src != dst]
+        if occupied == (box in now) or any(box in (src, dst) for _p, src, dst in moves):
+            return Outcome(None, self.fixes(state))  # towards agreement, or part of a move due
+        due = [state.name(p) for p, _src, _dst in moves]
         if len(due) > 1:
             message = f"only the markers of {' and '.join(due)} move now"
         else:
