@@ -10,9 +10,10 @@ raises out of :meth:`Referee.handle`.
 Controls, whatever hardware gives them:
 
 - In a game: UP/DOWN (or the knob) move the cursor over the legal moves, SELECT plays the
-  highlighted one; in the dice phase SELECT types in physical dice instead; BACK (or a long
-  press on ROLL) opens the game menu. The ROLL button throws as many dice as are due; in
-  Dalmatian the hold buttons keep dice and ROLL throws the others (a reroll).
+  highlighted one; in the dice phase SELECT types in physical dice instead. While a refusal
+  or notice is shown, the first press only clears it. BACK (or a long press on ROLL) opens
+  the game menu. The ROLL button throws as many dice as are due; in Dalmatian the hold
+  buttons keep dice and ROLL throws the others (a reroll).
 - In a menu: UP/DOWN move, SELECT chooses, BACK leaves.
 - Board sensors (Sequence Dice on a grid, Centennial on the 12-box track) play the move the
   players make by hand; while the board and the game disagree the screen lists what to fix.
@@ -189,6 +190,9 @@ class Referee:
     def _press_in_game(self, control: Control, steps: int) -> None:
         game = self.game
         assert game is not None
+        if self.message is not None and control in (Control.UP, Control.DOWN, Control.SELECT):
+            self.message = None  # the notice covers the choices: the first press clears it
+            return
         choices = self.choices()
         if control in (Control.UP, Control.DOWN) and choices:
             delta = steps if control is Control.DOWN else -steps

@@ -203,6 +203,11 @@ def test_an_illegal_move_leaves_game_and_journal_unchanged(tmp_path: Path) -> No
         assert view.message is not None and "no dice are due" in view.message
         assert table.referee.game.history == before
         assert len(journal.resume().history) == len(before)  # type: ignore[union-attr]
+        view = table.press(Control.SELECT)  # the refusal covers the choices: SELECT clears it
+        assert isinstance(view, GameView) and view.message is None
+        assert table.referee.game.history == before
+        table.press(Control.SELECT)  # now it plays the highlighted move
+        assert len(table.referee.game.history) == len(before) + 1
 
 
 def test_the_cursor_and_select_play_the_highlighted_move(tmp_path: Path) -> None:
