@@ -11,19 +11,20 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from firmware_host.config import Config
-from firmware_host.event_log import EventLog
 from firmware_host.journal import Journal, JournalError
 from firmware_host.loop import Clock, Controller, EventQueue, Loop, Poller
 from firmware_host.notify import Notifier
+from firmware_host.referee import Referee
+from firmware_host.sensing import recogniser_for
 from games.core import GameState
-from hardware.dice_button import DiceButton
 from hardware.display import Display
 from hardware.driver_types import Emit, PinFactory
 from hardware.inputs import InputSet
@@ -32,13 +33,16 @@ from hardware.pinmap import PinMap
 log = logging.getLogger("table_companion")
 
 
-def make_controller(config: Config, journal: Journal, roller: DiceButton) -> Controller:
-    """What the loop drives. ``roller`` is the dice button, whose ``count`` a game sets.
-
-    Until the referee exists this is the event log, showing the game the journal would
-    resume.
+def make_controller(config: Config, journal: Journal, game: GameState[Any] | None,
+                    inputs: InputSet, shutdown: Callable[[], None]) -> Controller:
+    """What the loop drives: the referee, resuming ``game``, setting the dice button's
+    count, reading the board sensors of the pin map, and running ``shutdown`` from its menu.
     """
-    return EventLog(resume(journal))
+    matrix = inputs.pin_map.matrix
+    return Referee(config, journal, game=game, roller=inputs.dice,
+                   recognise=partial(recogniser_for, layout=matrix.layout,
+                                     columns=len(matrix.cols)),
+                   board=inputs.matrix.occupied, shutdown=shutdown)
 
 
 def resume(journal: Journal) -> GameState[Any] | None:
@@ -86,7 +90,7 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
     if game is not None:
         notifier.status(f"resumed {game.TITLE} after {len(game.history)} moves")
     inputs = open_inputs(config.pins(), factory, events.put, resources, clock=clock, rng=rng)
-    controller = make_controller(config, journal, inputs.dice)
+    controller = make_controller(config, journal, game, inputs, lambda: loop.stop())
 
     def poll_inputs(now: float) -> None:
         inputs.poll()

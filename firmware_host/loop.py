@@ -39,7 +39,7 @@ POLL_INTERVAL = 0.005  # seconds; buttons debounce over several reads, so 5 ms k
 
 
 class Controller(Protocol):
-    """What the loop drives: the referee, or :class:`firmware_host.event_log.EventLog`."""
+    """What the loop drives: :class:`firmware_host.referee.Referee`, or a test's recorder."""
 
     def handle(self, event: Event) -> None:
         """Act on one event; an illegal move is a message on screen, never an exception."""

@@ -47,6 +47,7 @@ from hardware.events import (
     DeviceStatus,
     DiceRolled,
     Event,
+    describe,
 )
 
 log = logging.getLogger(__name__)
@@ -62,12 +63,30 @@ class DiceRoller(Protocol):
     count: int
 
 
+class Sensed(Protocol):
+    """What a recogniser reports: :class:`firmware_host.sensing.Outcome`."""
+
+    @property
+    def action(self) -> str | None: ...
+
+    @property
+    def fixes(self) -> tuple[str, ...]: ...
+
+    @property
+    def message(self) -> str | None: ...
+
+
 class Recogniser(Protocol):
     """What :mod:`firmware_host.sensing` provides for a sensed game."""
 
-    def reset(self, game: Any, occupied: frozenset[tuple[int, int]]) -> Any: ...
+    def reset(self, game: Any, occupied: frozenset[tuple[int, int]]) -> Sensed: ...
 
-    def changed(self, game: Any, event: CellChanged) -> Any: ...
+    def changed(self, game: Any, event: CellChanged) -> Sensed: ...
+
+    def review(self, game: Any) -> Sensed: ...
+
+
+Recognise = Callable[[GameState[Any]], Recogniser | None]
 
 
 Page = Menu | DiceEntry
@@ -77,13 +96,14 @@ class Referee:
     """Referees one game at a time and keeps the menus; see the module docstring.
 
     ``game`` is the game the journal resumed (None: the new-game menu opens). ``roller`` is
-    told how many dice to throw; ``layout`` is the sensor matrix's layout ("grid", "track")
-    and ``board`` reads which cells hold a piece now, for the check after a resume or a move
-    made with the controls. ``shutdown`` is what the menu's "Shut down" runs.
+    told how many dice to throw. ``recognise`` gives the board sensors' recogniser for a
+    game (None: that game is played with the controls) and ``board`` reads which cells hold
+    a piece now, for the check when a game starts or resumes. ``shutdown`` is what the
+    menu's "Shut down" runs.
     """
 
     def __init__(self, config: Config, journal: Journal, *, game: GameState[Any] | None = None,
-                 roller: DiceRoller | None = None, layout: str | None = None,
+                 roller: DiceRoller | None = None, recognise: Recognise | None = None,
                  board: Occupancy | None = None, shutdown: Callable[[], None] | None = None,
                  render: Renderer | None = None) -> None:
         if render is None:
@@ -92,7 +112,7 @@ class Referee:
         self.config = config
         self.journal = journal
         self.roller = roller
-        self.layout = layout
+        self.recognise = recognise
         self.board = board
         self.shutdown = shutdown or (lambda: None)
         self.render = render
@@ -115,6 +135,7 @@ class Referee:
     # -- the Controller interface -----------------------------------------------------------
 
     def handle(self, event: Event) -> None:
+        log.debug("%s", describe(event))
         try:
             self._dispatch(event)
         except (GameError, UsageError) as err:
@@ -268,25 +289,19 @@ class Referee:
         self.message = None
         self.cursor = 0
         self.held.clear()
-        self._check_board()
+        if self.recogniser is not None:  # a move made with the controls: what must follow
+            self.fixes = tuple(self.recogniser.review(game).fixes)
         return True
-
-    def _check_board(self) -> None:
-        """After a move the controls made, list what the players must change on the board."""
-        if self.recogniser is not None and self.game is not None and self.board is not None:
-            self.fixes = tuple(self.recogniser.reset(self.game, self.board()).fixes)
 
     def _attach(self, game: GameState[Any]) -> None:
         self.game = game
         self.cursor = 0
         self.held.clear()
         self.message = None
-        self.recogniser = None
+        self.recogniser = self.recognise(game) if self.recognise is not None else None
         self.fixes = ()
-        if self.layout is not None:
-            from firmware_host.sensing import recogniser_for
-            self.recogniser = recogniser_for(game, self.layout)
-        self._check_board()
+        if self.recogniser is not None and self.board is not None:
+            self.fixes = tuple(self.recogniser.reset(game, self.board()).fixes)
 
     def _say(self, text: str) -> None:
         if self.pages and isinstance(self.pages[-1], Menu):

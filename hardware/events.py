@@ -5,8 +5,10 @@ Each event is a small frozen value; the daemon dispatches on the type with ``mat
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 
 class Control(enum.Enum):
@@ -87,3 +89,18 @@ Event = (
     | CellFault
     | DeviceStatus
 )
+
+
+def describe(event: Event) -> str:
+    """``ControlPressed control=select``: the event's type and fields, for the log."""
+    fields = " ".join(f"{f.name}={_plain(getattr(event, f.name))}"
+                      for f in dataclasses.fields(event))
+    return f"{type(event).__name__} {fields}".strip()
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if isinstance(value, tuple):
+        return "-".join(str(v) for v in value)
+    return str(value)

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 import pytest
 from PIL import Image
 
-from firmware_host.event_log import EventLog, describe
 from firmware_host.loop import Loop, stop_on_signals
 from firmware_host.notify import Notifier
 from hardware.display import new_frame
@@ -19,9 +18,9 @@ from hardware.events import (
     CellChanged,
     Control,
     ControlPressed,
-    DeviceStatus,
     DiceRolled,
     Event,
+    describe,
 )
 
 
@@ -203,12 +202,3 @@ def test_sigterm_stops_the_loop_after_the_current_event() -> None:
     assert [text for _, text in notifier.sent] == ["READY=1", "STOPPING=1"]
 
 
-def test_the_event_log_shows_the_latest_event_and_draws_only_on_change() -> None:
-    log = EventLog()
-    first = log.frame()
-    assert first is not None and first.size == (128, 64) and first.getbbox() is not None
-    assert log.frame() is None
-    log.handle(DeviceStatus("oled", False, "OLED missing"))
-    assert log.last == "DeviceStatus device=oled connected=False message=OLED missing"
-    second = log.frame()
-    assert second is not None and second.tobytes() != first.tobytes()

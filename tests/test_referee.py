@@ -24,6 +24,7 @@ from games.core import Phase
 from games.dalmatian import Dalmatian
 from hardware.display import new_frame
 from hardware.events import (
+    CellChanged,
     CellFault,
     Control,
     ControlHeld,
@@ -335,20 +336,29 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
         message: str | None = None
 
     class Recogniser:
+        """Wants A1 occupied; sensed changes update what it knows."""
+
+        def __init__(self) -> None:
+            self.board: set[tuple[int, int]] = set()
+
         def reset(self, game: object, occupied: frozenset[tuple[int, int]]) -> Outcome:
-            return Outcome(None, () if occupied else ("put a chip on A1",))
+            self.board = set(occupied)
+            return self.review(game)
 
-        def changed(self, game: object, event: object) -> Outcome:
-            return Outcome(None, ())
+        def changed(self, game: object, event: CellChanged) -> Outcome:
+            self.board ^= {(event.row, event.col)}
+            return self.review(game)
 
-    occupied: set[tuple[int, int]] = set()
+        def review(self, game: object) -> Outcome:
+            return Outcome(None, () if (0, 0) in self.board else ("put a chip on A1",))
+
     with Journal.open(tmp_path / "j.sqlite3") as journal:
         journal.start(new_game("sequence", 2))
         table = Table(journal, Config())
-        table.referee.board = lambda: frozenset(occupied)
-        table.referee.recogniser = Recogniser()
-        table.roll(6, 5)  # a move made at the table: the board is checked after it
+        table.referee = Referee(Config(), journal, game=journal.resume(),
+                                recognise=lambda game: Recogniser(), board=frozenset,
+                                render=table._render)
         assert table.send() == BoardFixView("Sequence Dice", ("put a chip on A1",))
-        occupied.add((0, 0))
-        table.roll(1, 1)
-        assert isinstance(table.send(), GameView)
+        assert isinstance(table.send(CellChanged(0, 0, True)), GameView)
+        table.send(CellChanged(0, 0, False), DiceRolled((6, 5), "button"))
+        assert table.send() == BoardFixView("Sequence Dice", ("put a chip on A1",))

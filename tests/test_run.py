@@ -7,7 +7,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -104,22 +103,23 @@ def test_the_pin_maps_inputs_reach_the_queue_and_are_released(tmp_path: Path) ->
 
     from gpiozero.pins.mock import MockFactory
 
-    from firmware_host.commands.run import build_inputs
+    from firmware_host.daemon import open_inputs
     from hardware.events import DiceRolled
+    from hardware.manual_clock import ManualClock
     from hardware.pinmap import load_pin_map
 
     pins = load_pin_map("pi40")
     factory = MockFactory()
+    clock = ManualClock()
     seen: list[object] = []
     with ExitStack() as resources:
-        [poll] = build_inputs(pins, factory, seen.append, resources)
-        # the buttons debounce on the real clock: a click is a press, then a release
-        for level, settle in ((False, 0.1), (True, 2.0)):
-            factory.pin(pins.dice).drive_high() if level else factory.pin(pins.dice).drive_low()
-            until = time.monotonic() + settle
-            while not any(isinstance(e, DiceRolled) for e in seen) and time.monotonic() < until:
-                poll(time.monotonic())
+        inputs = open_inputs(pins, factory, seen.append, resources, clock=clock)
+        for drive in (factory.pin(pins.dice).drive_low, factory.pin(pins.dice).drive_high):
+            drive()  # a click: the button debounces over several polls, then a release
+            for _ in range(20):
+                clock.advance(0.005)
+                inputs.poll()
     rolled = [e for e in seen if isinstance(e, DiceRolled)]
     assert len(rolled) == 1 and rolled[0].source == "button"
     with ExitStack() as resources:  # closed means released: the same pins can be claimed again
-        build_inputs(pins, factory, seen.append, resources)
+        open_inputs(pins, factory, seen.append, resources)

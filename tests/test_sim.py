@@ -11,9 +11,10 @@ import subprocess
 import sys
 import termios
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, suppress
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -24,12 +25,13 @@ from firmware_host import scenario as scenarios
 from firmware_host.cli import main
 from firmware_host.commands.sim import default_journal
 from firmware_host.config import Config
-from firmware_host.event_log import EventLog
 from firmware_host.journal import Journal
 from firmware_host.keyboard import REPEAT_WAIT, Keyboard, decode
 from firmware_host.loop import Controller
+from firmware_host.referee import Referee
 from firmware_host.scenario import ScenarioError
 from firmware_host.scenario_run import play
+from games.core import GameState
 from hardware.dice_button import DiceButton
 from hardware.display_emulators import PngFrames
 from hardware.events import (
@@ -68,8 +70,9 @@ def recorded(monkeypatch: pytest.MonkeyPatch) -> list[Recorder]:
     made: list[Recorder] = []
     chosen = daemon.make_controller
 
-    def make(config: Config, journal: Journal, roller: DiceButton) -> Controller:
-        made.append(Recorder(chosen(config, journal, roller), roller))
+    def make(config: Config, journal: Journal, game: GameState[Any] | None, inputs: InputSet,
+             shutdown: Callable[[], None]) -> Controller:
+        made.append(Recorder(chosen(config, journal, game, inputs, shutdown), inputs.dice))
         return made[-1]
 
     monkeypatch.setattr(daemon, "make_controller", make)
@@ -216,7 +219,7 @@ hold = "roll"
     with Journal.open(tmp_path / "j.sqlite3") as journal:
         played = play(scenario, Config(), journal, MockFactory(), out, seed=1)
     [controller] = recorded
-    assert isinstance(controller.inner, EventLog)
+    assert isinstance(controller.inner, Referee)
     rolled, *rest = controller.events
     assert isinstance(rolled, DiceRolled) and rolled.source == "button"
     assert len(rolled.dice) == controller.roller.count == 2
@@ -235,7 +238,7 @@ hold = "roll"
     assert played.gif == out / "s.gif"
     assert played.journal == "no game in progress"
     assert played.summary(scenario).startswith(
-        "scenario s: 11 events handled in 3.1 s of table time, 12 frames written ")
+        "scenario s: 11 events handled in 3.1 s of table time, 6 frames written ")
 
 
 def test_the_same_seed_plays_the_same_frames(tmp_path: Path) -> None:
@@ -249,7 +252,7 @@ def test_the_same_seed_plays_the_same_frames(tmp_path: Path) -> None:
 
 
 def test_old_frames_in_the_folder_are_replaced(tmp_path: Path) -> None:
-    scenario = load_text(tmp_path, '[[step]]\nclick = "back"\n')
+    scenario = load_text(tmp_path, '[[step]]\nturn = 1\n')
     out = tmp_path / "out"
     out.mkdir()
     (out / "frame-00099.png").write_bytes(b"old")

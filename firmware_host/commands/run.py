@@ -21,19 +21,18 @@ from PIL import Image
 
 from firmware_host.commands import Subparsers
 from firmware_host.config import Config, ConfigError, load
-from firmware_host.daemon import assemble, open_inputs, open_journal
+from firmware_host.daemon import assemble, open_journal
 from firmware_host.journal import JournalError
 from firmware_host.loop import Poller, stop_on_signals
 from firmware_host.notify import Notifier
 from hardware.display import Display
 from hardware.display_emulators import TerminalView
 from hardware.display_fallback import FallbackDisplay
-from hardware.driver_types import Emit, PinFactory
+from hardware.driver_types import Emit
 from hardware.errors import HardwareError
 from hardware.events import Event
 from hardware.oled_factory import open_oled
 from hardware.pin_factory import mock_factory, open_pin_factory
-from hardware.pinmap import PinMap
 
 # sysexits.h codes: each is a mistake that a restart would only repeat
 EXIT_CONFIG = 78  # EX_CONFIG: the config file is wrong
@@ -106,10 +105,3 @@ def open_screen(config: Config, mock: bool, emit: Emit) -> tuple[Display, list[P
     screen = FallbackDisplay(partial(open_oled, panel), fallback, emit, name=panel.describe())
     screen.tick(time.monotonic())
     return screen, [screen.tick]
-
-
-def build_inputs(pins: PinMap, factory: PinFactory, emit: Emit,
-                 resources: ExitStack) -> list[Poller]:
-    """The pin map's inputs, closed with ``resources``, as the loop's pollers."""
-    inputs = open_inputs(pins, factory, emit, resources)
-    return [lambda now: inputs.poll()]
