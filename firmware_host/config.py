@@ -30,6 +30,7 @@ DISPLAY_TYPES = (*CONTROLLERS, EMULATOR)
 # [display] keys besides type and bus, named as OledConfig names them; the wiring of the
 # panel (SPI chip select, DC and reset pins) comes from the pin map
 PANEL_KEYS = ("i2c_bus", "i2c_address", "spi_port", "spi_speed_hz", "rotate")
+BAUD_RANGE = (300, 4_000_000)  # what UARTs take; a USB CDC device ignores the rate
 
 
 class ConfigError(UsageError, ValueError):
@@ -45,6 +46,17 @@ class GameConfig:
 
 
 @dataclass(frozen=True)
+class SerialConfig:
+    """A TC1 device on a serial line and what it provides: the board's cells (which then
+    replace the pin map's reed matrix as the board sensors), dice, or both."""
+
+    port: str = "/dev/ttyACM0"  # a device path or a pyserial URL (loop://, rfc2217://...)
+    baud: int = 115200
+    board: bool = False
+    dice: bool = True
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything the daemon reads from its file; the defaults are a working setup."""
 
@@ -54,6 +66,7 @@ class Config:
     game: GameConfig = GameConfig()
     journal: Path = Path("/var/lib/table-companion/journal.sqlite3")
     hint: bool = True
+    serial: SerialConfig | None = None  # None: no serial device, the GPIO pins alone
 
     def pins(self) -> PinMap:
         """The pin map named by :attr:`pin_map` (checked when the file was read)."""
@@ -152,7 +165,8 @@ class _Reader:
         return value
 
     def config(self, data: Mapping[str, Any]) -> Config:
-        top = self.table(data, (), ("pin_map", "players", "journal", "hint", "display", "game"))
+        top = self.table(data, (), ("pin_map", "players", "journal", "hint", "display", "game",
+                                    "serial"))
         base = Config()
         players = self.players(top)
         pin_map, pins = self.pin_map(top)
@@ -165,6 +179,7 @@ class _Reader:
             else GameConfig(),
             journal=self.path.parent / Path(journal).expanduser(),
             hint=self.value(top, ("hint",), bool, base.hint),
+            serial=self.serial(self.subtable(top, ("serial",))) if "serial" in top else None,
         )
 
     def subtable(self, parent: Mapping[str, Any], keys: tuple[str, ...]) -> Mapping[str, Any]:
@@ -227,6 +242,22 @@ class _Reader:
             raise self.fail(("display", key), problem) from None
         return None if kind == EMULATOR else oled
 
+    def serial(self, table: Mapping[str, Any]) -> SerialConfig:
+        """The [serial] table; the device must provide something, or it is a mistake."""
+        self.table(table, ("serial",), ("port", "baud", "board", "dice"))
+        base = SerialConfig()
+        serial = SerialConfig(
+            port=self.value(table, ("serial", "port"), str, base.port, _no_blank),
+            baud=self.value(table, ("serial", "baud"), int, base.baud, _baud),
+            board=self.value(table, ("serial", "board"), bool, base.board),
+            dice=self.value(table, ("serial", "dice"), bool, base.dice),
+        )
+        if not (serial.board or serial.dice):
+            key = "dice" if "dice" in table else "board"
+            raise self.fail(("serial", key), "false is not allowed: the device must provide "
+                            "the board or the dice; set board = true or dice = true (or both)")
+        return serial
+
     def game(self, table: Mapping[str, Any], players: tuple[str, ...]) -> GameConfig:
         """The [game] table checked by the game's own rules (the default needs no check)."""
         self.table(table, ("game",), ("name", "variants"))
@@ -277,6 +308,16 @@ def _one_of(choices: tuple[str, ...]) -> Callable[[str], str | None]:
 
 def _not_empty(value: str) -> str | None:
     return None if value.strip() else "a file path is needed"
+
+
+def _no_blank(value: str) -> str | None:
+    blank = not value.strip() or value != value.strip()
+    return 'a serial port, e.g. "/dev/ttyACM0" or "/dev/serial/by-id/..."' if blank else None
+
+
+def _baud(value: int) -> str | None:
+    low, high = BAUD_RANGE
+    return None if low <= value <= high else f"a baud rate from {low} to {high}, e.g. 115200"
 
 
 def _clamp(value: int, low: int, high: int) -> int:

@@ -7,7 +7,15 @@ from pathlib import Path
 import pytest
 
 from firmware_host import config as config_module
-from firmware_host.config import Config, ConfigError, GameConfig, find_line, load, parse
+from firmware_host.config import (
+    Config,
+    ConfigError,
+    GameConfig,
+    SerialConfig,
+    find_line,
+    load,
+    parse,
+)
 from hardware.oled_factory import OledConfig
 
 ROOT = Path(__file__).parent.parent
@@ -107,7 +115,7 @@ def test_the_panels_own_limits_are_reported_at_their_key() -> None:
 def test_an_unknown_key_lists_the_known_ones() -> None:
     assert error_of('pins = "x"\n') == (
         f"{FILE}, line 1: pins: unknown key; allowed keys: "
-        "pin_map, players, journal, hint, display, game"
+        "pin_map, players, journal, hint, display, game, serial"
     )
     assert error_of("[display]\nwidth = 128\n").startswith(
         f"{FILE}, line 2: display.width: unknown key; allowed keys: type, bus, i2c_bus,"
@@ -207,3 +215,35 @@ def test_a_section_given_as_a_value_is_refused() -> None:
     assert error_of('[game]\nname = "centennial"\nvariants = 3\n') == (
         f"{FILE}, line 3: game.variants: 3 is not a table; write a [game.variants] section"
     )
+
+
+def test_a_serial_section_names_the_device_and_what_it_provides() -> None:
+    assert Config().serial is None
+    assert parse("[serial]\n", FILE).serial == SerialConfig(
+        port="/dev/ttyACM0", baud=115200, board=False, dice=True)
+    text = '[serial]\nport = "loop://"\nbaud = 9600\nboard = true\ndice = false\n'
+    assert parse(text, FILE).serial == SerialConfig("loop://", 9600, board=True, dice=False)
+
+
+def test_the_shipped_serial_example_reads_when_uncommented() -> None:
+    text = (ROOT / "systemd" / "config.toml").read_text()
+    head, _, tail = text.partition("# [serial]")
+    lines = ["[serial]", *(line[2:] if line[2:].split(" ")[0] in
+                           ("port", "baud", "board", "dice") else line
+                           for line in tail.splitlines())]
+    assert parse(head + "\n".join(lines), FILE).serial == SerialConfig()
+
+
+def test_serial_mistakes_name_the_key_and_what_is_allowed() -> None:
+    assert error_of("[serial]\nbaud = 5\n") == (
+        f"{FILE}, line 2: serial.baud: 5 is not allowed: a baud rate from 300 to 4000000, "
+        "e.g. 115200")
+    assert error_of('[serial]\nport = ""\n').startswith(
+        f'{FILE}, line 2: serial.port: "" is not allowed: a serial port, e.g. "/dev/ttyACM0"')
+    assert error_of("[serial]\nboard = false\ndice = false\n") == (
+        f"{FILE}, line 3: serial.dice: false is not allowed: the device must provide the "
+        "board or the dice; set board = true or dice = true (or both)")
+    assert error_of("[serial]\nspeed = 1\n") == (
+        f"{FILE}, line 2: serial.speed: unknown key; allowed keys: port, baud, board, dice")
+    assert error_of('serial = "/dev/ttyACM0"\n') == (
+        f'{FILE}, line 1: serial: "/dev/ttyACM0" is not a table; write a [serial] section')
