@@ -22,27 +22,32 @@ from firmware_host.config import Config
 from firmware_host.journal import Journal, JournalError
 from firmware_host.loop import Clock, Controller, EventQueue, Loop, Poller
 from firmware_host.notify import Notifier
-from firmware_host.referee import Referee
+from firmware_host.referee import Occupancy, Referee
 from firmware_host.sensing import recogniser_for
+from firmware_host.serial_device import open_serial
 from games.core import GameState
 from hardware.display import Display
 from hardware.driver_types import Emit, PinFactory
 from hardware.inputs import InputSet
 from hardware.pinmap import PinMap
+from hardware.serial_bridge import Opener, SerialBridge
 
 log = logging.getLogger("table_companion")
 
 
 def make_controller(config: Config, journal: Journal, game: GameState[Any] | None,
-                    inputs: InputSet, shutdown: Callable[[], None]) -> Controller:
+                    inputs: InputSet, shutdown: Callable[[], None], *,
+                    board: Occupancy | None = None) -> Controller:
     """What the loop drives: the referee, resuming ``game``, setting the dice button's
-    count, reading the board sensors of the pin map, and running ``shutdown`` from its menu.
+    count, reading the board sensors (the pin map's matrix, unless ``board`` reads another
+    scanner's cells; the pin map's layout says what the cells are either way), and running
+    ``shutdown`` from its menu.
     """
     matrix = inputs.pin_map.matrix
     return Referee(config, journal, game=game, roller=inputs.dice,
                    recognise=partial(recogniser_for, layout=matrix.layout,
                                      columns=len(matrix.cols)),
-                   board=inputs.matrix.occupied, shutdown=shutdown)
+                   board=board or inputs.matrix.occupied, shutdown=shutdown)
 
 
 def resume(journal: Journal) -> GameState[Any] | None:
@@ -76,28 +81,41 @@ class Daemon:
     loop: Loop
     inputs: InputSet
     journal: Journal
+    serial: SerialBridge | None = None
 
 
 def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Display,
              resources: ExitStack, *, events: EventQueue, notifier: Notifier | None = None,
              clock: Clock = time.monotonic, rng: random.Random | None = None,
-             pollers: Sequence[Poller] = ()) -> Daemon:
+             pollers: Sequence[Poller] = (), serial_opener: Opener | None = None) -> Daemon:
     """The daemon on ``factory``'s pins showing on ``screen``; drivers put events on
     ``events``. ``pollers`` run after the inputs' (the OLED's retry, the simulator's keys).
-    Raises HardwareError when a pin cannot be had."""
+    The ``[serial]`` device is used when the entry point hands the ``serial_opener`` that
+    opens ports (``serial.serial_for_url``). Raises HardwareError when a pin cannot be had."""
     notifier = notifier if notifier is not None else Notifier()
     game = resume(journal)
     if game is not None:
         notifier.status(f"resumed {game.TITLE} after {len(game.history)} moves")
     inputs = open_inputs(config.pins(), factory, events.put, resources, clock=clock, rng=rng)
-    controller = make_controller(config, journal, game, inputs, lambda: loop.stop())
+    bridge = serial_board = None
+    if config.serial is not None and serial_opener is not None:
+        bridge = open_serial(config.serial, events.put, serial_opener, resources)
+        serial_board = bridge if config.serial.board else None
+    # the five-argument call stays the usual one: only a serial board adds to it
+    sensors = {} if serial_board is None else {"board": serial_board.occupied}
+    controller = make_controller(config, journal, game, inputs, lambda: loop.stop(), **sensors)
 
     def poll_inputs(now: float) -> None:
-        inputs.poll()
+        if serial_board is None:
+            inputs.poll()
+        else:  # the serial device scans the board; the matrix pins are left alone
+            inputs.dice.poll()
+            inputs.controls.poll()
 
+    serial_pollers = [] if bridge is None else [bridge.poll]
     loop = Loop(controller, screen, notifier, events=events, clock=clock,
-                pollers=[poll_inputs, *pollers])
-    return Daemon(loop, inputs, journal)
+                pollers=[poll_inputs, *serial_pollers, *pollers])
+    return Daemon(loop, inputs, journal, bridge)
 
 
 def journal_state(journal: Journal) -> str:

@@ -98,6 +98,11 @@ class SerialBridge:
         """The port is open (the device may not have said HELLO yet)."""
         return self._port is not None
 
+    def occupied(self) -> frozenset[tuple[int, int]]:
+        """The cells the device last reported occupied, as (row, column); kept while it is
+        unplugged, so a board snapshot survives a reconnection."""
+        return frozenset(self._occupied)
+
     def poll(self, now: float) -> None:
         """Open the port if due, then take every complete line that has arrived."""
         if self._port is None and not self._open(now):

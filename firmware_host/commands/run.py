@@ -17,6 +17,7 @@ from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 
+import serial
 from PIL import Image
 
 from firmware_host.commands import Subparsers
@@ -71,11 +72,15 @@ def run(args: argparse.Namespace) -> int:
             resources.callback(factory.close)
             screen, screen_pollers = open_screen(config, args.mock, events.put)
             daemon = assemble(config, journal, factory, screen, resources, events=events,
-                              notifier=Notifier.from_environ(), pollers=screen_pollers)
+                              notifier=Notifier.from_environ(), pollers=screen_pollers,
+                              serial_opener=serial.serial_for_url)
         except HardwareError as err:
             return _fail(err, EXIT_HARDWARE)
         panel = None if args.mock or config.display is None else config.display.describe()
         log.info("running: screen %s, journal %s", panel or "in the terminal", config.journal)
+        if config.serial is not None:
+            provides = [name for name in ("board", "dice") if getattr(config.serial, name)]
+            log.info("serial device %s (%s)", config.serial.port, " and ".join(provides))
         with stop_on_signals(daemon.loop):
             daemon.loop.run()
         log.info("stopped after %d events", daemon.loop.handled)

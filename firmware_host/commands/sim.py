@@ -6,8 +6,10 @@ no terminal at all, when the shipped demo plays) the steps of a scenario file ru
 manual clock, as fast as the machine goes and the same on every run, and every frame is
 written as a PNG, and all of them as a GIF, into ``--out``.
 
-Its journal is its own, never the service's. Every mistake a user can fix is one line and
-exit status 2.
+With ``--serial`` a TC1 device (a pty, ``loop://``, a real board) plays along with the
+keys, as the config's ``[serial]`` section describes it; the service's configured device is
+never opened here. Its journal is its own, never the service's. Every mistake a user can
+fix is one line and exit status 2.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
+import serial
+
 from firmware_host import scenario as scenarios
 from firmware_host.commands import Subparsers, UsageError
-from firmware_host.config import Config, load
+from firmware_host.config import Config, SerialConfig, load
 from firmware_host.daemon import assemble, journal_state, open_journal
 from firmware_host.journal import Journal
 from firmware_host.keyboard import Keyboard
@@ -37,6 +41,7 @@ from hardware.driver_types import PinFactory
 from hardware.events import Event
 from hardware.mock_table import MockTable
 from hardware.pin_factory import mock_factory
+from hardware.serial_bridge import Opener
 
 DEMO = "demo"
 SCENARIO_SEED = 1
@@ -65,6 +70,10 @@ def register(subparsers: Subparsers) -> None:
                              + ", ".join(scenarios.shipped_names()))
     parser.add_argument("--out", type=Path, default=Path("sim-out"), metavar="DIR",
                         help="where a scenario's frames and GIF go (default: ./sim-out)")
+    parser.add_argument("--serial", metavar="PORT|URL",
+                        help="with keys: also take a TC1 device on this serial port or "
+                             "pyserial URL (a pty, loop://); what it provides comes from the "
+                             "config's [serial] section (default: dice)")
     parser.set_defaults(handler=run)
 
 
@@ -72,9 +81,14 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     config = load(args.config)
     journal_path: Path = args.journal or default_journal(os.environ)
-    config = replace(config, journal=journal_path, display=None)
+    config = replace(config, journal=journal_path, display=None,
+                     serial=serial_device(config, args.serial))
     name: str | None = args.scenario
-    if name is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
+    keys = sys.stdin.isatty() and sys.stdout.isatty()
+    if args.serial is not None and (name is not None or not keys):
+        raise UsageError("--serial plays along with keys in a terminal; a scenario's dice "
+                         "are its own steps")
+    if name is None and not keys:
         print(f"table-companion sim: no terminal to read keys from; playing the {DEMO} "
               f"scenario into {args.out} (see --scenario)", file=sys.stderr)
         name = DEMO
@@ -86,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
         resources.callback(factory.close)
         if scenario is None:
             return interactive(config, journal, factory, resources, seed=args.seed,
-                               keys_fd=sys.stdin.fileno(), out=sys.stdout)
+                               keys_fd=sys.stdin.fileno(), out=sys.stdout,
+                               serial_opener=serial.serial_for_url)
         _make_folder(args.out, "--out")
         seed = SCENARIO_SEED if args.seed is None else args.seed
         played = play(scenario, config, journal, factory, args.out, seed=seed)
@@ -95,8 +110,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def interactive(config: Config, journal: Journal, factory: PinFactory, resources: ExitStack,
-                *, seed: int | None, keys_fd: int, out: TextIO) -> int:
-    """Play with keys on terminal ``keys_fd``, the screen drawn on ``out``, until ``q``."""
+                *, seed: int | None, keys_fd: int, out: TextIO,
+                serial_opener: Opener | None = None) -> int:
+    """Play with keys on terminal ``keys_fd``, the screen drawn on ``out``, until ``q``;
+    with ``serial_opener``, the config's serial device plays along."""
     pins = config.pins()
     table = MockTable(pins, factory)  # before the drivers claim the pins
     events: queue.SimpleQueue[Event | None] = queue.SimpleQueue()
@@ -105,7 +122,7 @@ def interactive(config: Config, journal: Journal, factory: PinFactory, resources
     keyboard.changed = screen.redraw_footer
     daemon = assemble(config, journal, factory, screen, resources, events=events,
                       rng=None if seed is None else random.Random(seed),
-                      pollers=[keyboard.poll])
+                      pollers=[keyboard.poll], serial_opener=serial_opener)
     keyboard.quit = daemon.loop.stop
     with keys_mode(keys_fd, out), stop_on_signals(daemon.loop):
         try:
@@ -115,6 +132,16 @@ def interactive(config: Config, journal: Journal, factory: PinFactory, resources
     print(f"table-companion sim: {daemon.loop.handled} events handled; journal "
           f"{journal.path}: {journal_state(journal)}", file=out)
     return 0
+
+
+def serial_device(config: Config, port: str | None) -> SerialConfig | None:
+    """The serial device of ``--serial``, on the config's settings; none without it, since
+    the service's own device is not the simulator's."""
+    if port is None:
+        return None
+    if not port.strip():
+        raise UsageError("--serial: give a serial port or pyserial URL, e.g. /dev/pts/3")
+    return replace(config.serial or SerialConfig(), port=port)
 
 
 def default_journal(environ: Mapping[str, str]) -> Path:

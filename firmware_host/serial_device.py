@@ -1,0 +1,46 @@
+"""The configured serial device in the daemon: a :class:`~hardware.serial_bridge.SerialBridge`
+whose events reach the queue only for what ``[serial]`` says the device provides.
+
+A board scanner that also reports dice it should not (or a dice reader that sends an empty
+BOARD after HELLO) must not play moves nobody asked it for, so the filter sits between the
+bridge and the queue rather than in the referee, which cannot tell one source from another.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import ExitStack
+
+from firmware_host.config import SerialConfig
+from hardware.driver_types import Emit
+from hardware.events import CellChanged, DiceRolled, Event
+from hardware.serial_bridge import Opener, SerialBridge
+
+log = logging.getLogger(__name__)
+
+
+def provided(settings: SerialConfig, emit: Emit) -> Emit:
+    """``emit``, dropping dice when the device is not the dice and cells when it is not the
+    board; status reports always pass."""
+
+    def keep(event: Event) -> None:
+        match event:
+            case DiceRolled(dice=dice) if not settings.dice:
+                log.info("serial dice %s ignored: the config says dice = false", dice)
+            case CellChanged() if not settings.board:
+                log.debug("serial cell %s,%s ignored: the config says board = false",
+                          event.row, event.col)
+            case _:
+                emit(event)
+
+    return keep
+
+
+def open_serial(settings: SerialConfig, emit: Emit, opener: Opener,
+                resources: ExitStack) -> SerialBridge:
+    """The bridge to ``settings.port``, closed with ``resources``. Nothing is opened yet:
+    the first poll opens the port, and a device that is absent is retried with back-off."""
+    bridge = SerialBridge(settings.port, provided(settings, emit), opener,
+                          baudrate=settings.baud)
+    resources.callback(bridge.close)
+    return bridge
