@@ -3,7 +3,7 @@
 ``MockPin`` appends every change of level to its ``states`` list, for ``assert_states`` in
 tests, and never forgets one. The reed matrix drives each row pin low and high again on every
 scan, so on mock pins a 6x6 board scanned every 5 ms leaves 2,400 records a second: about
-20 MB for a half-hour game and gigabytes for a long simulator session.
+13 MB a minute, gigabytes for a long simulator session.
 :class:`ShortMemoryPin` keeps the last :data:`HISTORY` changes, which is plenty for
 ``assert_states`` on a short sequence of presses.
 """
