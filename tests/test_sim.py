@@ -176,7 +176,7 @@ def test_scenario_errors_are_one_line_and_status_2(
     (tmp_path / "bad.toml").write_text('[[step]]\ndice = "3 4"\n')
     for scenario, message in (
             (str(tmp_path / "bad.toml"), f"{tmp_path}/bad.toml: step 1: dice: '3 4' is not"),
-            ("nope", "no scenario 'nope'; shipped: demo"),
+            ("nope", "no scenario 'nope'; shipped: dalmatian, demo"),
             (str(tmp_path / "gone.toml"), f"{tmp_path}/gone.toml: no such scenario file")):
         with pytest.raises(SystemExit) as exited:
             main(["sim", "--scenario", scenario, "--journal", str(tmp_path / "j.sqlite3")])
