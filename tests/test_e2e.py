@@ -16,7 +16,7 @@ import re
 import sqlite3
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -55,7 +55,7 @@ def journaled(path: Path) -> list[tuple[dict[str, Any], list[str], str | None]]:
     """Every game in the journal at ``path``: its setup, its actions and its outcome.
 
     Read through a read-only connection, as another process would see the file."""
-    with sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True) as db:
+    with closing(sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)) as db:
         rows = db.execute("SELECT id, setup, outcome FROM games ORDER BY id").fetchall()
         found = []
         for game_id, setup, outcome in rows:
