@@ -66,10 +66,12 @@ def open_journal(path: Path, resources: ExitStack) -> Journal:
 
 
 def open_inputs(pins: PinMap, factory: PinFactory, emit: Emit, resources: ExitStack, *,
-                clock: Clock = time.monotonic, rng: random.Random | None = None) -> InputSet:
+                clock: Clock = time.monotonic, rng: random.Random | None = None,
+                start_empty: bool = True) -> InputSet:
     """The dice button, controls and board sensors of ``pins``, closed with ``resources``.
-    None of them starts a thread; the loop polls them."""
-    inputs = InputSet(pins, factory, emit, ticks=clock, rng=rng)
+    None of them starts a thread; the loop polls them. ``start_empty``: the board should be
+    bare at the first scan (no game to resume), so a piece sensed then is a stuck switch."""
+    inputs = InputSet(pins, factory, emit, ticks=clock, rng=rng, start_empty=start_empty)
     resources.callback(inputs.close)
     return inputs
 
@@ -96,11 +98,14 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
     game = resume(journal)
     if game is not None:
         notifier.status(f"resumed {game.TITLE} after {len(game.history)} moves")
-    inputs = open_inputs(config.pins(), factory, events.put, resources, clock=clock, rng=rng)
+    inputs = open_inputs(config.pins(), factory, events.put, resources, clock=clock, rng=rng,
+                         start_empty=game is None)
     bridge = serial_board = None
     if config.serial is not None and serial_opener is not None:
         bridge = open_serial(config.serial, events.put, serial_opener, resources)
         serial_board = bridge if config.serial.board else None
+    if serial_board is None:
+        inputs.matrix.scan()  # the board as it stands: what a resumed game is checked against
     # the five-argument call stays the usual one: only a serial board adds to it
     sensors = {} if serial_board is None else {"board": serial_board.occupied}
     controller = make_controller(config, journal, game, inputs, lambda: loop.stop(), **sensors)

@@ -435,9 +435,6 @@ def test_every_game_is_played_to_its_end_at_the_table(
         assert played.referee.fixes == ()
 
 
-@pytest.mark.xfail(strict=True, reason="daemon.assemble builds the referee before the matrix's "
-                   "first scan, so it resets the recogniser to an empty board, and that scan "
-                   "reports every piece already down as a stuck switch (start_empty)")
 def test_a_sensed_game_resumes_with_its_pieces_on_the_board(
         evening: Callable[..., Evening]) -> None:
     first = evening(PLANS["sequence"], 1, decisions=40)
