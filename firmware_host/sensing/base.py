@@ -43,8 +43,11 @@ def attempt(game: G, text: str) -> G | str:
 
     Trying on a copy lets the rule module decide legality and word the refusal, so the
     recogniser never second-guesses the rules and the referee's game stays untouched.
+    The actions already played are frozen values, so the copy's history is a new list of
+    the same actions: copying each one again would cost more than the rest of the position
+    once a game is a few dozen actions old.
     """
-    trial = copy.deepcopy(game)
+    trial = copy.deepcopy(game, {id(game.history): list(game.history)})
     try:
         trial.apply(text)
     except GameError as refusal:
