@@ -37,6 +37,10 @@ class ConfigError(UsageError, ValueError):
     """The configuration file cannot be used; the message says where and why."""
 
 
+LONG_PRESS_ACTIONS = ("menu", "undo", "dice")
+"""A long press on ROLL opens the menu, asks to undo the last action, or types in dice."""
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """The game the menu offers first, with its variants as the game names them."""
@@ -66,6 +70,7 @@ class Config:
     game: GameConfig = GameConfig()
     journal: Path = Path("/var/lib/table-companion/journal.sqlite3")
     hint: bool = True
+    long_press: str = "menu"  # what holding ROLL does: one of LONG_PRESS_ACTIONS
     serial: SerialConfig | None = None  # None: no serial device, the GPIO pins alone
 
     def pins(self) -> PinMap:
@@ -165,8 +170,8 @@ class _Reader:
         return value
 
     def config(self, data: Mapping[str, Any]) -> Config:
-        top = self.table(data, (), ("pin_map", "players", "journal", "hint", "display", "game",
-                                    "serial"))
+        top = self.table(data, (), ("pin_map", "players", "journal", "hint", "long_press",
+                                    "display", "game", "serial"))
         base = Config()
         players = self.players(top)
         pin_map, pins = self.pin_map(top)
@@ -179,6 +184,8 @@ class _Reader:
             else GameConfig(),
             journal=self.path.parent / Path(journal).expanduser(),
             hint=self.value(top, ("hint",), bool, base.hint),
+            long_press=self.value(top, ("long_press",), str, base.long_press,
+                                  _one_of(LONG_PRESS_ACTIONS)),
             serial=self.serial(self.subtable(top, ("serial",))) if "serial" in top else None,
         )
 

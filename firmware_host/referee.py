@@ -11,9 +11,10 @@ Controls, whatever hardware gives them:
 
 - In a game: UP/DOWN (or the knob) move the cursor over the legal moves, SELECT plays the
   highlighted one; in the dice phase SELECT types in physical dice instead. While a refusal
-  or notice is shown, the first press only clears it. BACK (or a long press on ROLL) opens
-  the game menu. The ROLL button throws as many dice as are due; in Dalmatian the hold
-  buttons keep dice and ROLL throws the others (a reroll).
+  or notice is shown, the first press only clears it. BACK opens the game menu; so does a
+  long press on ROLL unless the config's ``long_press`` makes it undo or type in dice. The
+  ROLL button throws as many dice as are due; in Dalmatian the hold buttons keep dice and
+  ROLL throws the others (a reroll).
 - In a menu: UP/DOWN move, SELECT chooses, BACK leaves.
 - Board sensors (Sequence Dice on a grid, Centennial on the 12-box track) play the move the
   players make by hand; while the board and the game disagree the screen lists what to fix.
@@ -171,7 +172,7 @@ class Referee:
                 self._press(control)
             case ControlHeld(control=Control.ROLL):
                 if self.game is not None and not self.pages:
-                    self.pages.append(self._game_menu())
+                    self._long_press()
             case ControlHeld(control=control):
                 self._press(control)
             case ControlTurned(steps=steps):
@@ -373,15 +374,11 @@ class Referee:
             self._close(menu)
 
         def ask(question: str, then: Callable[[], None]) -> Callable[[], None]:
-            def open_question() -> None:
-                question_menu = confirm(question, then, lambda: self._close(question_menu))
-                self.pages.append(question_menu)
-            return open_question
+            return partial(self._ask, question, then)
 
         entries = [entry("Back to the game", back)]
         if game.history:
-            entries.append(entry("Undo last action", ask(
-                f"Undo {game.history[-1]}?", _chain(back, self._undo))))
+            entries.append(entry("Undo last action", self._ask_undo))
         if game.phase is Phase.ROLL:
             entries.append(entry("Enter dice by hand", _chain(back, self._open_dice_entry)))
         entries.append(Entry(lambda: f"Hint: {'on' if self.hint else 'off'}", self._toggle_hint))
@@ -390,9 +387,38 @@ class Referee:
             entries.append(entry("Next game", _chain(back, self._open_new_game)))
         else:
             entries.append(entry("Abandon game", ask("Abandon this game?", self._abandon)))
-        entries.append(entry("Shut down", ask("Shut down?", self.shutdown)))
+        entries.append(entry("Shut down", ask("Shut down?", self._shut_down)))
         menu.entries = entries
         return menu
+
+    def _ask(self, question: str, then: Callable[[], None]) -> None:
+        question_menu = confirm(question, then, lambda: self._close(question_menu))
+        self.pages.append(question_menu)
+
+    def _ask_undo(self) -> None:
+        assert self.game is not None
+        if self.game.history:
+            self._ask(f"Undo {self.game.history[-1]}?", self._undo)
+        else:
+            self._say("nothing to undo yet")
+
+    def _long_press(self) -> None:
+        """A long press on ROLL, as the config's ``long_press`` says."""
+        assert self.game is not None
+        if self.config.long_press == "undo":
+            self._ask_undo()
+        elif self.config.long_press == "dice" and self.game.phase is Phase.ROLL:
+            self._open_dice_entry()
+        elif self.config.long_press == "dice":
+            self._say("no dice are due now")
+        else:
+            self.pages.append(self._game_menu())
+
+    def _shut_down(self) -> None:
+        """Leave a last screen that tells the table it may pull the plug, then stop."""
+        self.pages.clear()
+        self.notice = NoticeView("Stopped", ("Every move is saved.", "Safe to unplug."))
+        self.shutdown()
 
     def _open_players(self, name: str) -> None:
         self.pages.append(self._players_menu(name))
@@ -414,6 +440,7 @@ class Referee:
         game = self.game
         assert game is not None
         undone = self.journal.undo(game)
+        self.pages.clear()  # back to the game, whichever way the question came
         self._attach(game)
         self.message = f"took back {undone}"
 

@@ -115,7 +115,7 @@ def test_the_panels_own_limits_are_reported_at_their_key() -> None:
 def test_an_unknown_key_lists_the_known_ones() -> None:
     assert error_of('pins = "x"\n') == (
         f"{FILE}, line 1: pins: unknown key; allowed keys: "
-        "pin_map, players, journal, hint, display, game, serial"
+        "pin_map, players, journal, hint, long_press, display, game, serial"
     )
     assert error_of("[display]\nwidth = 128\n").startswith(
         f"{FILE}, line 2: display.width: unknown key; allowed keys: type, bus, i2c_bus,"
@@ -247,3 +247,8 @@ def test_serial_mistakes_name_the_key_and_what_is_allowed() -> None:
         f"{FILE}, line 2: serial.speed: unknown key; allowed keys: port, baud, board, dice")
     assert error_of('serial = "/dev/ttyACM0"\n') == (
         f'{FILE}, line 1: serial: "/dev/ttyACM0" is not a table; write a [serial] section')
+
+
+def test_the_long_press_takes_one_of_its_actions() -> None:
+    assert error_of('long_press = "reboot"\n') == (
+        f'{FILE}, line 1: long_press: "reboot" is not allowed: allowed menu | undo | dice')

@@ -362,3 +362,24 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
         assert isinstance(table.send(CellChanged(0, 0, True)), GameView)
         table.send(CellChanged(0, 0, False), DiceRolled((6, 5), "button"))
         assert table.send() == BoardFixView("Sequence Dice", ("put a chip on A1",))
+
+
+@pytest.mark.parametrize(("long_press", "title"), [
+    ("menu", "Menu"), ("undo", "Undo roll 6-6-6-6-6?"), ("dice", "Enter 5 dice")])
+def test_the_long_press_does_what_the_config_says(tmp_path: Path, long_press: str,
+                                                  title: str) -> None:
+    config = Config(players=("Ann", "Ben"), long_press=long_press)
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        journal.start(new_game("dalmatian", 2))
+        table = Table(journal, config)
+        table.roll(6, 6, 6, 6, 6)
+        table.send(ControlHeld(Control.ROLL))
+        assert table.menu().title == title
+
+
+def test_shutting_down_leaves_a_screen_that_says_it_is_safe_to_unplug(table: Table) -> None:
+    start_dalmatian(table)
+    table.press(Control.BACK)
+    table.choose("Shut down")
+    view = table.choose("Yes")
+    assert view == NoticeView("Stopped", ("Every move is saved.", "Safe to unplug."))
