@@ -44,8 +44,14 @@ class Controller(Protocol):
     def handle(self, event: Event) -> None:
         """Act on one event; an illegal move is a message on screen, never an exception."""
 
+    def tick(self, now: float) -> None:
+        """Time passed (called after each round of polling): move animations on."""
+
     def frame(self) -> Image.Image | None:
-        """The screen as it should look now (None: unchanged since the last call)."""
+        """The screen as it should look now (None: unchanged since the last call).
+
+        Called after every event and after every round of polling, so it must be cheap when
+        nothing changed."""
 
 
 class EventQueue(Protocol):
@@ -113,6 +119,7 @@ class Loop:
         now = self.clock()
         if self.pollers and now >= self._next_poll:
             self._poll(now)
+            self._show()  # a poller may have moved an animation on
         interval = self.notifier.watchdog_interval
         if interval is not None and now >= self._next_ping:
             self.notifier.watchdog()
@@ -134,6 +141,7 @@ class Loop:
     def _poll(self, now: float) -> None:
         for poll in self.pollers:
             poll(now)
+        self.controller.tick(now)
         self._next_poll = now + self.poll_interval
 
     def _show(self) -> None:

@@ -53,15 +53,19 @@ from hardware.events import (
 
 log = logging.getLogger(__name__)
 
+TUMBLE_FRAME_S = 0.06  # eight faces in about half a second: a roll, not a wait
 HOLDS = (Control.HOLD1, Control.HOLD2, Control.HOLD3, Control.HOLD4, Control.HOLD5)
 Renderer = Callable[[View], Image.Image]
 Occupancy = Callable[[], frozenset[tuple[int, int]]]
 
 
 class DiceRoller(Protocol):
-    """The part of :class:`hardware.dice_button.DiceButton` the referee sets: dice per throw."""
+    """The part of :class:`hardware.dice_button.DiceButton` the referee uses: the dice per
+    throw it sets, and the faces of the roll animation."""
 
     count: int
+
+    def tumble(self, final: tuple[int, ...]) -> tuple[tuple[int, ...], ...]: ...
 
 
 class Sensed(Protocol):
@@ -126,6 +130,10 @@ class Referee:
         self.message: str | None = None
         self.cursor = 0
         self.held: set[int] = set()
+        self.rolling: tuple[int, ...] | None = None  # the faces shown while dice tumble
+        self._tumble: list[tuple[int, ...]] = []  # the animation frames still to show
+        self._next_tumble: float | None = None
+        self._dirty = True  # the screen has changed since the last frame
         if game is None:
             self.pages.append(self._new_game_menu())
         else:
@@ -145,8 +153,22 @@ class Referee:
             log.exception("while handling %s", event)
             self._say(f"internal error ({type(err).__name__}); the game is unchanged")
         self._tell_roller()
+        self._dirty = True
 
-    def frame(self) -> Image.Image:
+    def tick(self, now: float) -> None:
+        """Show the next face of a tumbling roll when its time has come."""
+        if self.rolling is None and not self._tumble:
+            return
+        if self._next_tumble is not None and now < self._next_tumble:
+            return
+        self.rolling = self._tumble.pop(0) if self._tumble else None
+        self._next_tumble = now + TUMBLE_FRAME_S
+        self._dirty = True
+
+    def frame(self) -> Image.Image | None:
+        if not self._dirty:
+            return None
+        self._dirty = False
         return self.render(self.view())
 
     def view(self) -> View:
@@ -159,7 +181,7 @@ class Referee:
         if self.fixes:
             return BoardFixView(self.game.TITLE, self.fixes)
         return GameView(self.game, self.choices(), self.cursor, self.message, self.hint,
-                        held=frozenset(self.held))
+                        rolling=self.rolling, held=frozenset(self.held))
 
     def choices(self) -> tuple[str, ...]:
         return tuple(str(a) for a in self.game.legal_actions()) if self.game else ()
@@ -246,23 +268,27 @@ class Referee:
         if game is None or self.pages:
             self._say(f"dice {_faces(dice)} ignored: close the menu first")
             return
-        if game.phase is Phase.MOVE and isinstance(game, Dalmatian):
-            self._reroll(game, dice)
-            return
         log.info("dice %s from %s", _faces(dice), source)
-        self._play(Roll(tuple(dice)))
+        kept: tuple[int, ...] = ()
+        if game.phase is Phase.MOVE and isinstance(game, Dalmatian):
+            kept = tuple(face for i, face in enumerate(game.dice) if i in self.held)
+            played = self._reroll(game, dice)
+        else:
+            played = self._play(Roll(tuple(dice)))
+        if played and source == "button" and self.roller is not None:
+            self._tumble = [kept + faces for faces in self.roller.tumble(dice)]
+            self._next_tumble = None
 
-    def _reroll(self, game: Dalmatian, dice: tuple[int, ...]) -> None:
+    def _reroll(self, game: Dalmatian, dice: tuple[int, ...]) -> bool:
         """The ROLL button during a Dalmatian turn: pick up the dice not held, throw them."""
         picked = tuple(face for i, face in enumerate(game.dice) if i not in self.held)
         if not picked:
             self._say("every die is held: choose 'stop' to score them")
-            return
+            return False
         if len(dice) != len(picked):
             self._say(f"{len(picked)} dice are rerolled, got {len(dice)}")
-            return
-        if self._play(f"reroll {_faces(picked)}"):
-            self._play(Roll(tuple(dice)))
+            return False
+        return self._play(f"reroll {_faces(picked)}") and self._play(Roll(tuple(dice)))
 
     def _sensed(self, event: CellChanged) -> None:
         if self.recogniser is None or self.game is None:

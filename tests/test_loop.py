@@ -81,12 +81,16 @@ class RecordingController:
     """Remembers events; its frame is the count of events, to see when it was drawn."""
 
     log: list[str] = field(default_factory=list)
+    ticks: list[float] = field(default_factory=list)
     on_handle: Callable[[Event], None] | None = None
 
     def handle(self, event: Event) -> None:
         self.log.append(f"handle {describe(event)}")
         if self.on_handle is not None:
             self.on_handle(event)
+
+    def tick(self, now: float) -> None:
+        self.ticks.append(now)
 
     def frame(self) -> Image.Image | None:
         self.log.append("frame")
@@ -161,7 +165,9 @@ def test_pollers_run_every_interval_and_what_they_emit_is_handled() -> None:
                                        pollers=[poll], poll_interval=0.25)
     loop.run()
     assert polls == [100.0, 100.25, 100.5, 100.75, 101.0]
+    assert controller.ticks == polls  # time reaches the controller after every round
     assert "handle ControlPressed control=back" in controller.log
+    assert controller.log.count("frame") == 1 + len(polls)  # each round may have animated
 
 
 def test_a_stop_in_the_middle_of_an_event_finishes_that_event_only() -> None:

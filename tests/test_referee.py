@@ -40,6 +40,10 @@ from hardware.events import (
 class Roller:
     count: int = 0
 
+    def tumble(self, final: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        """Two faces of 6, then the throw."""
+        return ((6,) * len(final), (6,) * len(final), final)
+
 
 class Table:
     """A referee on a fresh journal, with shorthands for what the players do."""
@@ -64,7 +68,7 @@ class Table:
         for event in events:
             self.referee.handle(event)
         self.referee.frame()
-        return self.views[-1]
+        return self.referee.view()
 
     def press(self, *controls: Control) -> View:
         return self.send(*(ControlPressed(c) for c in controls))
@@ -383,3 +387,36 @@ def test_shutting_down_leaves_a_screen_that_says_it_is_safe_to_unplug(table: Tab
     table.choose("Shut down")
     view = table.choose("Yes")
     assert view == NoticeView("Stopped", ("Every move is saved.", "Safe to unplug."))
+
+
+def test_a_button_roll_tumbles_then_settles_on_the_thrown_dice(table: Table) -> None:
+    start_dalmatian(table)
+    table.roll(1, 2, 3, 4, 5)  # drawn once by send()
+    assert table.referee.frame() is None  # nothing changed since
+    shown = []
+    for now in (10.0, 10.01, 10.1, 10.2, 10.3):
+        table.referee.tick(now)
+        view = table.referee.view()
+        assert isinstance(view, GameView)
+        shown.append(view.rolling)
+    assert shown == [(6,) * 5, (6,) * 5, (6,) * 5, (1, 2, 3, 4, 5), None]
+    assert table.referee.frame() is not None
+
+
+def test_typed_in_dice_do_not_tumble(table: Table) -> None:
+    start_dalmatian(table)
+    table.send(DiceRolled((1, 2, 3, 4, 5), "manual"))
+    table.referee.tick(10.0)
+    view = table.referee.view()
+    assert isinstance(view, GameView) and view.rolling is None
+
+
+def test_a_reroll_tumbles_the_thrown_dice_beside_the_held_ones(table: Table) -> None:
+    start_dalmatian(table)
+    play_opening_and_total(table)
+    table.roll(1, 1, 2, 5, 6)
+    table.press(Control.HOLD4)  # keep the 5
+    table.roll(4, 4, 2, 1)
+    table.referee.tick(20.0)
+    view = table.referee.view()
+    assert isinstance(view, GameView) and view.rolling == (5, 6, 6, 6, 6)

@@ -61,6 +61,9 @@ class Recorder:
         self.events.append(event)
         self.inner.handle(event)
 
+    def tick(self, now: float) -> None:
+        self.inner.tick(now)
+
     def frame(self) -> Image.Image | None:
         return self.inner.frame()
 
