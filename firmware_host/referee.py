@@ -151,7 +151,7 @@ class Referee:
             self._say(str(err))
         except Exception as err:  # a bug must not stop the evening: log it, keep the game
             log.exception("while handling %s", event)
-            self._say(f"internal error ({type(err).__name__}); the game is unchanged")
+            self._say(f"internal error ({type(err).__name__}), logged; no accepted move is lost")
         self._tell_roller()
         self._dirty = True
 

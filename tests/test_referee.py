@@ -328,7 +328,7 @@ def test_a_bug_in_handling_is_logged_and_the_referee_goes_on(
     monkeypatch.setattr(table.referee, "_dice", broken)
     view = table.roll(1, 2, 3, 4, 5)
     assert isinstance(view, GameView)
-    assert view.message == "internal error (KeyError); the game is unchanged"
+    assert view.message == "internal error (KeyError), logged; no accepted move is lost"
     assert "while handling" in caplog.text
 
 
