@@ -164,8 +164,11 @@ def test_the_host_bridge_and_the_firmware_talk_over_a_pty(pico: Any) -> None:
     bridge = SerialBridge(path, events.append, opener)
     bridge.poll(0.0)  # opens the port and greets
     firmware.start()
-    assert select.select([master], [], [], 2.0)[0]
-    firmware.receive(os.read(master, 4096))  # HELLO and SNAP from the host
+    greeting = b""
+    while greeting.count(b"\n") < 2:  # HELLO and SNAP from the host, however they arrive
+        assert select.select([master], [], [], 2.0)[0], f"the host sent only {greeting!r}"
+        greeting += os.read(master, 4096)
+    firmware.receive(greeting)
     matrix.occupied.add((6, 6))
     for _ in range(4):
         firmware.scan()

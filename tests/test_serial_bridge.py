@@ -236,9 +236,13 @@ class PtyDevice:
     def send(self, data: bytes) -> None:
         os.write(self.master, data)
 
-    def receive(self) -> bytes:
-        assert select.select([self.master], [], [], 2.0)[0], "the host sent nothing"
-        return os.read(self.master, 4096)
+    def receive(self, size: int) -> bytes:
+        """``size`` bytes from the host, however the kernel splits its writes."""
+        data = b""
+        while len(data) < size:
+            assert select.select([self.master], [], [], 2.0)[0], f"the host sent only {data!r}"
+            data += os.read(self.master, size - len(data))
+        return data
 
     def unplug(self) -> None:
         os.close(self.master)
@@ -260,7 +264,7 @@ def test_a_pty_device_vanishes_and_comes_back(tmp_path: Path) -> None:
     events: list[Event] = []
     bridge = SerialBridge(str(link), events.append, opener, backoff=Backoff(1.0, 8.0))
     bridge.poll(0.0)
-    assert device.receive() == HOST_GREETING
+    assert device.receive(len(HOST_GREETING)) == HOST_GREETING
     device.send(DEVICE_HELLO + encode_line(["DICE", 4, 4]))
     poll_when_readable(0.1)
     assert events == [DeviceStatus("serial", True, f"pico-board 1.0 on {link}"),
@@ -281,7 +285,7 @@ def test_a_pty_device_vanishes_and_comes_back(tmp_path: Path) -> None:
     assert not bridge.connected
     bridge.poll(8.0)
     assert bridge.connected
-    assert device.receive() == HOST_GREETING
+    assert device.receive(len(HOST_GREETING)) == HOST_GREETING
     device.send(DEVICE_HELLO + encode_line(["CELL", 5, 5, 1]))
     poll_when_readable(8.1)
     assert events[-2:] == [DeviceStatus("serial", True, f"pico-board 1.0 on {link}"),
