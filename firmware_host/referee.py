@@ -271,17 +271,22 @@ class Referee:
         log.info("dice %s from %s", _faces(dice), source)
         kept: tuple[int, ...] = ()
         if game.phase is Phase.MOVE and isinstance(game, Dalmatian):
-            kept = tuple(face for i, face in enumerate(game.dice) if i in self.held)
-            played = self._reroll(game, dice)
+            kept, picked = self._split_held(game)
+            played = self._reroll(picked, dice)
         else:
             played = self._play(Roll(tuple(dice)))
         if played and source == "button" and self.roller is not None:
             self._tumble = [kept + faces for faces in self.roller.tumble(dice)]
             self._next_tumble = None
 
-    def _reroll(self, game: Dalmatian, dice: tuple[int, ...]) -> bool:
-        """The ROLL button during a Dalmatian turn: pick up the dice not held, throw them."""
+    def _split_held(self, game: Dalmatian) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The dice showing as (held, picked up): what a reroll keeps and what it throws."""
+        held = tuple(face for i, face in enumerate(game.dice) if i in self.held)
         picked = tuple(face for i, face in enumerate(game.dice) if i not in self.held)
+        return held, picked
+
+    def _reroll(self, picked: tuple[int, ...], dice: tuple[int, ...]) -> bool:
+        """The ROLL button during a Dalmatian turn: pick up the dice not held, throw them."""
         if not picked:
             self._say("every die is held: choose 'stop' to score them")
             return False
@@ -341,7 +346,7 @@ class Referee:
             return
         game = self.game
         if game.phase is Phase.MOVE and isinstance(game, Dalmatian):
-            self.roller.count = max(1, len(game.dice) - len(self.held))
+            self.roller.count = max(1, len(self._split_held(game)[1]))
         elif game.dice_wanted:
             self.roller.count = game.dice_wanted
 
