@@ -6,7 +6,7 @@
   been played to its end. The daemon is the one :func:`firmware_host.daemon.assemble`
   builds, with its own loop, referee, journal (a real SQLite file in a temporary folder,
   WAL, ``synchronous=FULL``), screens and the page-diff OLED driver of
-  :mod:`hardware.oled` on a recording bus. A :class:`~hardware.manual_clock.ManualClock`
+  :mod:`hardware.display.oled` on a recording bus. A :class:`~hardware.pins.clock.ManualClock`
   stands in for time, so the 20 ms button debounce and the matrix's three stable scans
   cost no waiting; all the work is real and timed with ``time.perf_counter``.
 - ``cold_start``: a fresh interpreter imports the ``table-companion`` command and runs the
@@ -43,13 +43,13 @@ from firmware_host.referee import Referee
 from firmware_host.sensing import Recogniser
 from games import REGISTRY
 from games.core import Phase
+from hardware.controls.mock_table import MockTable
+from hardware.display.factory import OledConfig, build_oled
+from hardware.display.mock import RecordingInterface
+from hardware.display.oled import PagedOled
 from hardware.events import CellChanged, Control, ControlPressed, ControlTurned, DiceRolled, Event
-from hardware.manual_clock import ManualClock
-from hardware.mock_table import MockTable
-from hardware.oled import PagedOled
-from hardware.oled_factory import OledConfig, build_oled
-from hardware.oled_mock import RecordingInterface
-from hardware.pin_factory import mock_factory
+from hardware.pins.clock import ManualClock
+from hardware.pins.factory import mock_factory
 
 SEED = 7
 COLD_RUNS = 5
@@ -368,9 +368,9 @@ import firmware_host.cli
 from firmware_host.commands import run
 from firmware_host.config import Config
 from firmware_host.daemon import assemble, open_journal
-from hardware.oled_factory import OledConfig, build_oled
-from hardware.oled_mock import RecordingInterface
-from hardware.pin_factory import mock_factory
+from hardware.display.factory import OledConfig, build_oled
+from hardware.display.mock import RecordingInterface
+from hardware.pins.factory import mock_factory
 imported = time.perf_counter()
 bus = RecordingInterface()
 oled = build_oled(OledConfig(), bus)

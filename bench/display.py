@@ -16,12 +16,12 @@ from collections.abc import Callable
 
 from PIL import Image
 
-from hardware.display import new_frame
-from hardware.display_emulators import TerminalView
-from hardware.display_samples import sample_screen
-from hardware.oled_factory import OledConfig, build_luma_device, build_oled
-from hardware.oled_mock import RecordingInterface
-from hardware.oled_pages import pack_pages
+from hardware.display.emulators import TerminalView
+from hardware.display.factory import OledConfig, build_luma_device, build_oled
+from hardware.display.mock import RecordingInterface
+from hardware.display.pages import pack_pages
+from hardware.display.protocol import new_frame
+from hardware.display.samples import sample_screen
 
 REPEATS = 200
 

@@ -19,12 +19,12 @@ from collections.abc import Callable
 from gpiozero import Button, DigitalOutputDevice, InputDevice, RotaryEncoder
 from gpiozero.pins.mock import MockFactory
 
-from hardware.inputs import InputSet
-from hardware.manual_clock import ManualClock
-from hardware.matrix import ReedMatrix
-from hardware.mock_board import MockBoard
-from hardware.mock_table import MockTable
-from hardware.pinmap import load_pin_map
+from hardware.board.matrix import ReedMatrix
+from hardware.board.mock import MockBoard
+from hardware.controls.inputs import InputSet
+from hardware.controls.mock_table import MockTable
+from hardware.pins.clock import ManualClock
+from hardware.wiring.pinmap import load_pin_map
 
 RUNS = 3000
 TARGET_6X6_US = 500

@@ -2,7 +2,7 @@
 
 A command module provides ``register(subparsers)`` which adds its parser and sets
 ``handler(args) -> int``. Errors a user can fix (a bad die, an unknown game, a bad config)
-are :class:`~games.errors.GameError` or :class:`firmware_host.commands.UsageError`: they
+are :class:`~games.errors.GameError` or :class:`firmware_host.errors.UsageError`: they
 become a one-line message and exit status 2, never a traceback.
 """
 
@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from importlib import import_module
 
-from firmware_host.commands import UsageError
+from firmware_host.errors import UsageError
 from games.errors import GameError
 
 COMMANDS = ["games", "run", "sim", "export", "dalmatian", "wiring", "selftest"]

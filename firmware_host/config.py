@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from firmware_host.commands import UsageError
+from firmware_host.errors import UsageError
 from games import game_class
 from games.core import Setup
 from games.errors import OptionError, UnknownGameError
+from hardware.display.factory import CONTROLLERS, INTERFACES, OledConfig, OledConfigError
 from hardware.errors import WiringError
-from hardware.oled_factory import CONTROLLERS, INTERFACES, OledConfig, OledConfigError
-from hardware.pinmap import DEFAULT_MAP, PinMap, load_pin_map
+from hardware.wiring.pinmap import DEFAULT_MAP, PinMap, load_pin_map
 
 DEFAULT_PATH = Path("/etc/table-companion/config.toml")
 EMULATOR = "emulator"

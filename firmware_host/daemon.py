@@ -26,11 +26,11 @@ from firmware_host.referee import Occupancy, Referee
 from firmware_host.sensing import recogniser_for
 from firmware_host.serial_device import open_serial
 from games.core import GameState
-from hardware.display import Display
-from hardware.driver_types import Emit, PinFactory
-from hardware.inputs import InputSet
-from hardware.pinmap import PinMap
-from hardware.serial_bridge import Opener, SerialBridge
+from hardware.controls.inputs import InputSet
+from hardware.display.protocol import Display
+from hardware.pins.driver_types import Emit, PinFactory
+from hardware.serial.bridge import Opener, SerialBridge
+from hardware.wiring.pinmap import PinMap
 
 log = logging.getLogger("table_companion")
 

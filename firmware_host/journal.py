@@ -26,7 +26,7 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from firmware_host.commands import UsageError
+from firmware_host.errors import UsageError
 from games import from_json
 from games.core import GameState, Result
 from games.errors import GameError

@@ -28,7 +28,7 @@ from typing import Protocol
 from PIL import Image
 
 from firmware_host.notify import Notifier
-from hardware.display import Display
+from hardware.display.protocol import Display
 from hardware.events import Event
 
 Clock = Callable[[], float]

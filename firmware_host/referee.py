@@ -29,8 +29,8 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from firmware_host.commands import UsageError
 from firmware_host.config import Config
+from firmware_host.errors import UsageError
 from firmware_host.journal import Journal, standings
 from firmware_host.menu import DiceEntry, Entry, Menu, confirm, entry
 from firmware_host.views import BoardFixView, GameView, NoticeView, View
@@ -60,7 +60,7 @@ Occupancy = Callable[[], frozenset[tuple[int, int]]]
 
 
 class DiceRoller(Protocol):
-    """The part of :class:`hardware.dice_button.DiceButton` the referee uses: the dice per
+    """The part of :class:`hardware.controls.dice_button.DiceButton` the referee uses: the dice per
     throw it sets, and the faces of the roll animation."""
 
     count: int

@@ -6,7 +6,7 @@ beside the step, so a swapped wire shows as "saw C3 occupied". A step that sees 
 ``timeout`` seconds fails with what to check, and the test goes on.
 
 On mock pins each step also carries the hands that perform it (press, wait, release), so the
-whole walk runs unattended against a :class:`~hardware.mock_table.MockTable` and a manual
+whole walk runs unattended against a :class:`~hardware.controls.mock_table.MockTable` and a manual
 clock: that is how the tests and ``selftest --mock`` drive it.
 """
 
@@ -22,8 +22,10 @@ from typing import TextIO
 
 from PIL import Image, ImageDraw
 
-from hardware.display import HEIGHT, WIDTH, new_frame
-from hardware.driver_types import Ticks
+from hardware.board.matrix import column_letter
+from hardware.controls.inputs import InputSet
+from hardware.controls.mock_table import MockTable
+from hardware.display.protocol import HEIGHT, WIDTH, new_frame
 from hardware.events import (
     CellChanged,
     CellFault,
@@ -35,10 +37,8 @@ from hardware.events import (
     DiceRolled,
     Event,
 )
-from hardware.inputs import InputSet
-from hardware.matrix import column_letter
-from hardware.mock_table import MockTable
-from hardware.pinmap import CONTROL_KEYS, HOLDS, PinMap, button_use, physical_pin
+from hardware.pins.driver_types import Ticks
+from hardware.wiring.pinmap import CONTROL_KEYS, HOLDS, PinMap, button_use, physical_pin
 
 POLL_S = 0.005
 CLICK_S = 0.1  # how long the mock hands hold a button for a press
@@ -149,7 +149,7 @@ class SelfTest:
     """Runs steps against ``inputs``, whose events arrive on ``events``.
 
     ``clock`` and ``wait`` are the real clock and ``time.sleep`` on a Pi; on mock pins a
-    :class:`~hardware.manual_clock.ManualClock` and its ``advance``, with ``table`` the
+    :class:`~hardware.pins.clock.ManualClock` and its ``advance``, with ``table`` the
     hands that perform each step.
     """
 

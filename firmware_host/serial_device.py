@@ -1,4 +1,4 @@
-"""The configured serial device in the daemon: a :class:`~hardware.serial_bridge.SerialBridge`
+"""The configured serial device in the daemon: a :class:`~hardware.serial.bridge.SerialBridge`
 whose events reach the queue only for what ``[serial]`` says the device provides.
 
 A board scanner that also reports dice it should not (or a dice reader that sends an empty
@@ -12,9 +12,9 @@ import logging
 from contextlib import ExitStack
 
 from firmware_host.config import SerialConfig
-from hardware.driver_types import Emit
 from hardware.events import CellChanged, DiceRolled, Event
-from hardware.serial_bridge import Opener, SerialBridge
+from hardware.pins.driver_types import Emit
+from hardware.serial.bridge import Opener, SerialBridge
 
 log = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ way).
 
 from __future__ import annotations
 
-from hardware.driver_types import Emit
 from hardware.events import DeviceStatus
+from hardware.pins.driver_types import Emit
 
 
 class StatusReporter:

@@ -5,7 +5,7 @@ in the TC1 protocol (``hardware/serial_protocol.md``): a CELL line for each cell
 settled into a new state, a full BOARD snapshot when asked, and HELLO in answer to HELLO.
 
 On the Pico this file is ``main.py`` beside ``serial_framing.py`` (a copy of
-``hardware/serial_framing.py``, the framing code the host runs too); see README.md.
+``hardware/serial/framing.py``, the framing code the host runs too); see README.md.
 Everything but :func:`main` runs on CPython as well, so it is tested on the host against a
 fake ``machine`` module.
 """

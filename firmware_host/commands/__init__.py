@@ -8,9 +8,5 @@ from typing import Any
 Subparsers = Any  # argparse's _SubParsersAction is private; this names what register() takes
 
 
-class UsageError(Exception):
-    """A command-line value the user must correct; printed as one line, exit status 2."""
-
-
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")

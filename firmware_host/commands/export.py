@@ -17,8 +17,9 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any, TextIO
 
-from firmware_host.commands import Subparsers, UsageError
+from firmware_host.commands import Subparsers
 from firmware_host.config import load
+from firmware_host.errors import UsageError
 from firmware_host.journal import Journal, PlayedGame, standings
 
 CSV_COLUMNS = ("night", "game_id", "game", "started", "ended", "seat", "player", "score",

@@ -26,14 +26,14 @@ from firmware_host.daemon import assemble, open_journal
 from firmware_host.journal import JournalError
 from firmware_host.loop import Poller, stop_on_signals
 from firmware_host.notify import Notifier
-from hardware.display import Display
-from hardware.display_emulators import TerminalView
-from hardware.display_fallback import FallbackDisplay
-from hardware.driver_types import Emit
+from hardware.display.emulators import TerminalView
+from hardware.display.factory import open_oled
+from hardware.display.fallback import FallbackDisplay
+from hardware.display.protocol import Display
 from hardware.errors import HardwareError
 from hardware.events import Event
-from hardware.oled_factory import open_oled
-from hardware.pin_factory import mock_factory, open_pin_factory
+from hardware.pins.driver_types import Emit
+from hardware.pins.factory import mock_factory, open_pin_factory
 
 # sysexits.h codes: each is a mistake that a restart would only repeat
 EXIT_CONFIG = 78  # EX_CONFIG: the config file is wrong

@@ -17,20 +17,21 @@ from pathlib import Path
 
 from PIL import Image
 
-from firmware_host.commands import Subparsers, UsageError
+from firmware_host.commands import Subparsers
 from firmware_host.commands.run import EXIT_HARDWARE
 from firmware_host.config import ConfigError, load
+from firmware_host.errors import UsageError
 from firmware_host.selftest import SelfTest, draw_test_pattern, steps_for
-from hardware.display_emulators import TerminalView
-from hardware.driver_types import PinFactory
+from hardware.controls.inputs import InputSet
+from hardware.controls.mock_table import MockTable
+from hardware.display.emulators import TerminalView
+from hardware.display.factory import OledConfig, open_oled
 from hardware.errors import HardwareError, WiringError
 from hardware.events import Event
-from hardware.inputs import InputSet
-from hardware.manual_clock import ManualClock
-from hardware.mock_table import MockTable
-from hardware.oled_factory import OledConfig, open_oled
-from hardware.pin_factory import mock_factory, open_pin_factory
-from hardware.pinmap import load_pin_map
+from hardware.pins.clock import ManualClock
+from hardware.pins.driver_types import PinFactory
+from hardware.pins.factory import mock_factory, open_pin_factory
+from hardware.wiring.pinmap import load_pin_map
 
 
 def register(subparsers: Subparsers) -> None:

@@ -28,20 +28,21 @@ from typing import TextIO
 
 import serial
 
-from firmware_host import scenario as scenarios
-from firmware_host.commands import Subparsers, UsageError
+from firmware_host.commands import Subparsers
 from firmware_host.config import Config, SerialConfig, load
 from firmware_host.daemon import assemble, journal_state, open_journal
+from firmware_host.errors import UsageError
 from firmware_host.journal import Journal
-from firmware_host.keyboard import Keyboard
 from firmware_host.loop import stop_on_signals
-from firmware_host.scenario_run import play
-from firmware_host.terminal import LiveScreen, keys_mode, reader
-from hardware.driver_types import PinFactory
+from firmware_host.sim import scenario as scenarios
+from firmware_host.sim.keys import Keyboard
+from firmware_host.sim.runner import play
+from firmware_host.sim.terminal import LiveScreen, keys_mode, reader
+from hardware.controls.mock_table import MockTable
 from hardware.events import Event
-from hardware.mock_table import MockTable
-from hardware.pin_factory import mock_factory
-from hardware.serial_bridge import Opener
+from hardware.pins.driver_types import PinFactory
+from hardware.pins.factory import mock_factory
+from hardware.serial.bridge import Opener
 
 DEMO = "demo"
 SCENARIO_SEED = 1

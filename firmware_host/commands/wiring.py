@@ -10,11 +10,12 @@ import argparse
 import json
 from pathlib import Path
 
-from firmware_host.commands import Subparsers, UsageError, add_json_flag
+from firmware_host.commands import Subparsers, add_json_flag
+from firmware_host.errors import UsageError
 from hardware.errors import WiringError
-from hardware.pinmap import DEFAULT_MAP, PinMap, load_pin_map, map_names
-from hardware.wiring_bom import render_bom
-from hardware.wiring_svg import render_svg
+from hardware.wiring.bom import render_bom
+from hardware.wiring.pinmap import DEFAULT_MAP, PinMap, load_pin_map, map_names
+from hardware.wiring.svg import render_svg
 
 
 def register(subparsers: Subparsers) -> None:

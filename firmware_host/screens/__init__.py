@@ -1,7 +1,7 @@
 """The screens: how each view looks on the 128x64 one-bit OLED.
 
 The referee decides what to show and hands over a view (:mod:`firmware_host.views`);
-:func:`render` draws it and returns a frame for any :class:`hardware.display.Display`.
+:func:`render` draws it and returns a frame for any :class:`hardware.display.protocol.Display`.
 Rendering does no I/O and depends on nothing but the view, so the same view always gives
 the same pixels (the golden-image tests rely on it). Each game has its own module here,
 found by the game's ``NAME``; a game without one gets the plain screen of

@@ -9,7 +9,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from firmware_host.screens.font import SMALL, Face, glyph
-from hardware.display import HEIGHT, WIDTH, new_frame
+from hardware.display.protocol import HEIGHT, WIDTH, new_frame
 
 Box = tuple[int, int, int, int]  # left, top, width, height
 ON, OFF = 255, 0  # what Pillow itself stores for a lit and a dark pixel of a mode "1" image

@@ -16,7 +16,7 @@ from typing import Any
 from firmware_host.sensing.base import Outcome, Recogniser, Square, attempt
 from games.core import GameState
 from games.sequence import CELLS, COLOURS, Cell, SequenceDice, Verb, on_board
-from hardware.matrix import cell_name
+from hardware.board.matrix import cell_name
 
 
 def _sequence(game: GameState[Any]) -> SequenceDice:

@@ -1,6 +1,6 @@
 """The simulator's keys, acted out on the mock pins as a player's hands would.
 
-A key does not make an event: it becomes a scenario :class:`~firmware_host.scenario.Step`
+A key does not make an event: it becomes a scenario :class:`~firmware_host.sim.scenario.Step`
 (click SELECT, turn the knob, put a magnet on B3) whose acts press and release the mock
 pins on the real clock, so the drivers debounce and emit exactly as on a Pi. Steps run one
 after another; keys typed meanwhile wait their turn.
@@ -16,11 +16,11 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from firmware_host.scenario import CLICK_S, HOLD_S, Act, Step, cell_named, cell_range
-from hardware.driver_types import Emit
+from firmware_host.sim.scenario import CLICK_S, HOLD_S, Act, Step, cell_named, cell_range
+from hardware.controls.mock_table import MockTable
 from hardware.events import Control
-from hardware.mock_table import MockTable
-from hardware.pinmap import HOLDS, PinMap
+from hardware.pins.driver_types import Emit
+from hardware.wiring.pinmap import HOLDS, PinMap
 
 REPEAT_WAIT = 0.6  # seconds: longer than most terminals wait before a held key repeats
 REPEAT_GAP = 0.15  # ... and longer than the gap between two repeats

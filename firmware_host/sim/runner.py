@@ -21,12 +21,12 @@ from PIL import Image
 from firmware_host.config import Config
 from firmware_host.daemon import assemble, journal_state
 from firmware_host.journal import Journal
-from firmware_host.scenario import Act, Scenario
-from hardware.display_emulators import GifRecorder, PngFrames
-from hardware.driver_types import PinFactory
+from firmware_host.sim.scenario import Act, Scenario
+from hardware.controls.mock_table import MockTable
+from hardware.display.emulators import GifRecorder, PngFrames
 from hardware.events import Event
-from hardware.manual_clock import ManualClock
-from hardware.mock_table import MockTable
+from hardware.pins.clock import ManualClock
+from hardware.pins.driver_types import PinFactory
 
 
 class ScriptedTime:

@@ -47,12 +47,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from firmware_host.commands import UsageError
-from hardware.driver_types import Emit
+from firmware_host.errors import UsageError
+from hardware.controls.mock_table import MockTable
 from hardware.errors import WiringError
 from hardware.events import Control, DiceRolled
-from hardware.mock_table import MockTable
-from hardware.pinmap import MatrixPins, PinMap, load_pin_map
+from hardware.pins.driver_types import Emit
+from hardware.wiring.pinmap import MatrixPins, PinMap, load_pin_map
 
 SETTLE_S = 0.1  # long enough for a button's 20 ms debounce and the matrix's three scans
 CLICK_S = 0.1
@@ -140,7 +140,7 @@ class Scenario:
 
 
 def shipped_names() -> list[str]:
-    folder = resources.files("firmware_host").joinpath("scenarios")
+    folder = resources.files("firmware_host.sim").joinpath("scenarios")
     return sorted(p.name.removesuffix(".toml") for p in folder.iterdir()
                   if p.name.endswith(".toml"))
 
@@ -149,7 +149,7 @@ def locate(name_or_path: str) -> Path:
     """A shipped scenario by name (``demo``), or a scenario file."""
     if name_or_path.endswith(".toml") or "/" in name_or_path:
         return Path(name_or_path)
-    shipped = resources.files("firmware_host").joinpath(f"scenarios/{name_or_path}.toml")
+    shipped = resources.files("firmware_host.sim").joinpath(f"scenarios/{name_or_path}.toml")
     if not shipped.is_file():
         raise ScenarioError(f"no scenario {name_or_path!r}; shipped: "
                             f"{', '.join(shipped_names())} (or give the path of a .toml file)")

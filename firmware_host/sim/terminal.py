@@ -20,7 +20,7 @@ from typing import TextIO
 
 from PIL import Image
 
-from hardware.display_emulators import TerminalView
+from hardware.display.emulators import TerminalView
 
 HIDE_CURSOR = "\x1b[?25l"
 SHOW_CURSOR = "\x1b[?25h"
@@ -66,7 +66,7 @@ class LiveScreen:
     terminal's width), also redrawn alone by :meth:`redraw_footer` when only they changed.
 
     The cursor rests on the first footer line, just below the frame, which is where
-    :class:`~hardware.display_emulators.TerminalView` expects it for drawing in place.
+    :class:`~hardware.display.emulators.TerminalView` expects it for drawing in place.
     """
 
     def __init__(self, out: TextIO, footer: Callable[[], list[str]]) -> None:

@@ -30,9 +30,9 @@ from collections.abc import Sequence
 
 from gpiozero import DigitalOutputDevice, InputDevice
 
-from hardware.driver_types import Emit, PinFactory, Ticks
 from hardware.errors import building
 from hardware.events import CellChanged, CellFault, Event
+from hardware.pins.driver_types import Emit, PinFactory, Ticks
 
 MAX_SIZE = 8
 STABLE_SCANS = 3

@@ -1,8 +1,8 @@
 """A simulated reed-switch board on gpiozero's mock pins, for the tests and the simulator.
 
 Put a magnet on a cell and its column reads low while its row is driven low, exactly as the
-real matrix of :mod:`hardware.matrix` behaves. Build the board on the factory *before* the
-:class:`~hardware.matrix.ReedMatrix` that uses the same pins: the column pins must be this
+real matrix of :mod:`hardware.board.matrix` behaves. Build the board on the factory *before* the
+:class:`~hardware.board.matrix.ReedMatrix` that uses the same pins: the column pins must be this
 module's kind, and gpiozero hands an existing pin to whoever asks next.
 
 With ``diodes=False`` the board behaves like one built without its diodes: current flows

@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 import time
 
-from hardware.driver_types import Emit, PinFactory, Ticks
+from hardware.controls.push_button import DEBOUNCE_S, DebouncedButton
 from hardware.events import Control, ControlHeld, DiceRolled
-from hardware.push_button import DEBOUNCE_S, DebouncedButton
+from hardware.pins.driver_types import Emit, PinFactory, Ticks
 
 HOLD_S = 1.0
 TUMBLE_FRAMES = 8

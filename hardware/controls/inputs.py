@@ -13,12 +13,12 @@ import time
 from collections.abc import Mapping
 from contextlib import ExitStack
 
-from hardware.controls import Controls
-from hardware.dice_button import HOLD_S, DiceButton
-from hardware.driver_types import Emit, PinFactory, Ticks
+from hardware.board.matrix import ReedMatrix
+from hardware.controls.dice_button import HOLD_S, DiceButton
+from hardware.controls.menu_controls import Controls
 from hardware.events import Control
-from hardware.matrix import ReedMatrix
-from hardware.pinmap import PinMap
+from hardware.pins.driver_types import Emit, PinFactory, Ticks
+from hardware.wiring.pinmap import PinMap
 
 
 class InputSet:

@@ -19,10 +19,10 @@ from functools import partial
 
 from gpiozero import RotaryEncoder
 
-from hardware.driver_types import Emit, PinFactory, Ticks
+from hardware.controls.push_button import DEBOUNCE_S, DebouncedButton
 from hardware.errors import building
 from hardware.events import Control, ControlHeld, ControlPressed, ControlTurned
-from hardware.push_button import DEBOUNCE_S, DebouncedButton
+from hardware.pins.driver_types import Emit, PinFactory, Ticks
 
 
 class Controls:
@@ -33,7 +33,8 @@ class Controls:
                  hold_times: Mapping[Control, float] | None = None,
                  debounce: float = DEBOUNCE_S) -> None:
         if Control.ROLL in buttons:
-            raise ValueError("ROLL is the dice button's; build it with hardware.dice_button")
+            raise ValueError(
+                "ROLL is the dice button's; build it with hardware.controls.dice_button")
         holds = dict(hold_times or {})
         self._ticks = ticks
         self._encoder: RotaryEncoder | None = None

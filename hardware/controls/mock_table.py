@@ -2,16 +2,16 @@
 
 The self-test's automated run and the simulator use it to act as a player would, through
 the very pins the drivers read. Build it on the factory *before* the drivers (the board's
-column pins must be the simulated kind, see :mod:`hardware.mock_board`).
+column pins must be the simulated kind, see :mod:`hardware.board.mock`).
 """
 
 from __future__ import annotations
 
 from gpiozero.pins.mock import MockFactory
 
+from hardware.board.mock import MockBoard
 from hardware.events import Control
-from hardware.mock_board import MockBoard
-from hardware.pinmap import PinMap
+from hardware.wiring.pinmap import PinMap
 
 
 class MockTable:

@@ -18,8 +18,8 @@ from collections.abc import Callable
 
 from gpiozero import InputDevice
 
-from hardware.driver_types import PinFactory
 from hardware.errors import building
+from hardware.pins.driver_types import PinFactory
 
 Action = Callable[[], None]
 DEBOUNCE_S = 0.02

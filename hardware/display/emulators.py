@@ -1,9 +1,9 @@
 """Screens off the Pi: PNG frames in a folder, an animated GIF, and a live terminal view.
 
-Each is a :class:`~hardware.display.Display`: ``show(image)`` of a 128x64 one-bit frame. They
-use Pillow alone (luma.emulator would pull in pygame, heavy on a Pi Zero 2 W), and like the
-OLED driver they do nothing for a frame equal to the last one, so a recording holds one
-image per visible change.
+Each is a :class:`~hardware.display.protocol.Display`: ``show(image)`` of a 128x64 one-bit
+frame. They use Pillow alone (luma.emulator would pull in pygame, heavy on a Pi Zero 2 W),
+and like the OLED driver they do nothing for a frame equal to the last one, so a recording
+holds one image per visible change.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import TextIO
 
 from PIL import Image
 
-from hardware.display import HEIGHT, WIDTH, check_frame
-from hardware.driver_types import Ticks
+from hardware.display.protocol import HEIGHT, WIDTH, check_frame
+from hardware.pins.driver_types import Ticks
 
 HALF_BLOCKS = (" ", "▄", "▀", "█")
 """Indexed by ``top * 2 + bottom``: one character shows two pixel rows."""

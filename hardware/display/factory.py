@@ -18,10 +18,15 @@ import luma.core.error
 from luma.core.interface.serial import i2c, spi
 from luma.oled.device import sh1106, ssd1306
 
-from hardware.display import HEIGHT, WIDTH
+from hardware.display.oled import (
+    SH1106_COLUMN_OFFSET,
+    PagedOled,
+    SH1106Addressing,
+    SSD1306Addressing,
+)
+from hardware.display.protocol import HEIGHT, WIDTH
+from hardware.display.spi_lines import GpiozeroOutputs
 from hardware.errors import DeviceMissingError, HardwareError, building
-from hardware.oled import SH1106_COLUMN_OFFSET, PagedOled, SH1106Addressing, SSD1306Addressing
-from hardware.oled_gpio import GpiozeroOutputs
 
 CONTROLLERS = ("ssd1306", "sh1106")
 INTERFACES = ("i2c", "spi")

@@ -15,16 +15,16 @@ from contextlib import suppress
 from PIL import Image
 
 from hardware.backoff import Backoff
-from hardware.display import Display, Panel, check_frame
-from hardware.driver_types import Emit
+from hardware.display.protocol import Display, Panel, check_frame
 from hardware.errors import HardwareError
+from hardware.pins.driver_types import Emit
 from hardware.status_reporter import StatusReporter
 
 DEVICE = "oled"
 
 
 class FallbackDisplay:
-    """A :class:`~hardware.display.Display` that opens the OLED with ``open_panel`` when it
+    """A :class:`~hardware.display.protocol.Display` that opens the OLED with ``open_panel`` when it
     can and reports each change of state as a :class:`~hardware.events.DeviceStatus`.
 
     ``name`` says which panel in the ready message (``OledConfig.describe()``).

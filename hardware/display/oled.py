@@ -5,7 +5,7 @@ default 100 kHz I2C. :class:`PagedOled` keeps the pages it last sent and, for ea
 sends only the changed column span of each changed page through the luma device's own
 ``command()``/``data()``, and nothing at all for an unchanged frame. luma still does the
 controller's init sequence and rotation; the daemon builds the device with
-:func:`hardware.oled_factory.open_oled`.
+:func:`hardware.display.factory.open_oled`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Protocol
 import luma.core.error
 from PIL import Image
 
-from hardware.display import check_frame
+from hardware.display.pages import Window, pack_pages, plan_windows, window_data
+from hardware.display.protocol import check_frame
 from hardware.errors import DeviceMissingError
-from hardware.oled_pages import Window, pack_pages, plan_windows, window_data
 
 SSD1306_SET_COLUMNS = 0x21
 SSD1306_SET_PAGES = 0x22
@@ -81,7 +81,7 @@ class SH1106Addressing:
 
 
 class PagedOled:
-    """A :class:`~hardware.display.Display` over a luma device that sends only changes.
+    """A :class:`~hardware.display.protocol.Display` over a luma device that sends only changes.
 
     The first frame is sent whole, since what the panel shows is not known; after a failed
     transfer the next frame is sent whole again. A failed transfer raises

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from hardware.display import HEIGHT, WIDTH
+from hardware.display.protocol import HEIGHT, WIDTH
 
 PAGES = HEIGHT // 8
 

@@ -1,8 +1,8 @@
 """What every screen backend offers: ``show(image)`` of one 128x64 one-bit frame.
 
 The screens are drawn with Pillow on a mode ``"1"`` image of :data:`FRAME_SIZE`; the real OLED
-driver (:mod:`hardware.oled`), the emulators (:mod:`hardware.display_emulators`) and the
-fallback wrapper (:mod:`hardware.display_fallback`) all take such a frame, so the daemon and
+driver (:mod:`hardware.display.oled`), the emulators (:mod:`hardware.display.emulators`) and the
+fallback wrapper (:mod:`hardware.display.fallback`) all take such a frame, so the daemon and
 the tests do not care which one they hold.
 """
 
@@ -41,5 +41,5 @@ def check_frame(image: Image.Image) -> None:
         raise ValueError(
             f"a frame must be a mode {FRAME_MODE!r} image of {WIDTH}x{HEIGHT} pixels, "
             f"got mode {image.mode!r} of {image.size[0]}x{image.size[1]}; "
-            "draw on hardware.display.new_frame()"
+            "draw on hardware.display.protocol.new_frame()"
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from hardware.display import HEIGHT, WIDTH, new_frame
+from hardware.display.protocol import HEIGHT, WIDTH, new_frame
 
 LINE_HEIGHT = 12
 

@@ -18,10 +18,10 @@ PERMISSION_HINTS = ("permission denied", "can not open gpiochip", "/dev/mem", "/
 
 def mock_factory() -> Any:
     """gpiozero's mock pins, pretending to be a 40-pin Pi (a Pi 3 Model B); each pin keeps
-    only its recent changes (see :mod:`hardware.mock_pins`), so a long run stays small."""
+    only its recent changes (see :mod:`hardware.pins.mock`), so a long run stays small."""
     from gpiozero.pins.mock import MockFactory
 
-    from hardware.mock_pins import ShortMemoryPin
+    from hardware.pins.mock import ShortMemoryPin
 
     return MockFactory(pin_class=ShortMemoryPin)
 

@@ -24,9 +24,9 @@ from typing import Protocol
 import serial
 
 from hardware.backoff import Backoff
-from hardware.driver_types import Emit
 from hardware.events import CellChanged, DiceRolled
-from hardware.serial_framing import (
+from hardware.pins.driver_types import Emit
+from hardware.serial.framing import (
     TOOLONG,
     VERSION_MISMATCH,
     LineSplitter,
@@ -34,7 +34,7 @@ from hardware.serial_framing import (
     decode_line,
     encode_line,
 )
-from hardware.serial_messages import Board, Cell, Dice, ErrorReply, Hello, parse_message
+from hardware.serial.messages import Board, Cell, Dice, ErrorReply, Hello, parse_message
 from hardware.status_reporter import StatusReporter
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """The TC1 messages a serial device sends, as typed values (spec: ``serial_protocol.md``).
 
 :func:`parse_message` turns the words of a framed line into one of these or raises
-:class:`~hardware.serial_framing.ProtocolError` (UNKNOWN for a verb the host does not take,
+:class:`~hardware.serial.framing.ProtocolError` (UNKNOWN for a verb the host does not take,
 FORMAT for wrong arguments); the bridge turns the values into events.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 
-from hardware.serial_framing import FORMAT, UNKNOWN, ProtocolError
+from hardware.serial.framing import FORMAT, UNKNOWN, ProtocolError
 
 MAX_DICE = 10
 MAX_FACE = 99

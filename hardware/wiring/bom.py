@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from hardware.pinmap import HOLDS, PinMap
+from hardware.wiring.pinmap import HOLDS, PinMap
 
 TRACK_MAGNETS = 8  # one marker per player, up to 8 players on the Centennial track
 

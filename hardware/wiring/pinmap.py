@@ -19,9 +19,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from hardware.board.matrix import MAX_SIZE, cell_name, column_letter
 from hardware.errors import WiringError
 from hardware.events import Control
-from hardware.matrix import MAX_SIZE, cell_name, column_letter
 
 DEFAULT_MAP = "pi40"
 GPIO_RANGE = range(28)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from html import escape
 
-from hardware.matrix import MAX_SIZE
-from hardware.pinmap import HEADER_40, PinMap, Wire, physical_pin
+from hardware.board.matrix import MAX_SIZE
+from hardware.wiring.pinmap import HEADER_40, PinMap, Wire, physical_pin
 
 PITCH = 24  # between header rows and columns
 TOP = 80  # y of header row 1

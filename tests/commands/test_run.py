@@ -17,7 +17,7 @@ from firmware_host.cli import main
 from firmware_host.commands.run import EXIT_CONFIG, EXIT_HARDWARE, EXIT_JOURNAL
 from firmware_host.journal import Journal
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 
 
 @pytest.fixture
@@ -105,8 +105,8 @@ def test_the_pin_maps_inputs_reach_the_queue_and_are_released(tmp_path: Path) ->
 
     from firmware_host.daemon import open_inputs
     from hardware.events import DiceRolled
-    from hardware.manual_clock import ManualClock
-    from hardware.pinmap import load_pin_map
+    from hardware.pins.clock import ManualClock
+    from hardware.wiring.pinmap import load_pin_map
 
     pins = load_pin_map("pi40")
     factory = MockFactory()

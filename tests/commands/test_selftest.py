@@ -14,6 +14,8 @@ from PIL import Image
 
 from firmware_host.cli import main
 from firmware_host.selftest import SelfTest, draw_test_pattern, steps_for
+from hardware.controls.inputs import InputSet
+from hardware.controls.mock_table import MockTable
 from hardware.events import (
     CellChanged,
     Control,
@@ -22,10 +24,8 @@ from hardware.events import (
     DiceRolled,
     Event,
 )
-from hardware.inputs import InputSet
-from hardware.manual_clock import ManualClock
-from hardware.mock_table import MockTable
-from hardware.pinmap import load_pin_map
+from hardware.pins.clock import ManualClock
+from hardware.wiring.pinmap import load_pin_map
 
 
 def rig(name: str, table_class: type[MockTable] = MockTable) \

@@ -21,19 +21,21 @@ from gpiozero.pins.mock import MockFactory
 from PIL import Image, ImageSequence
 
 from firmware_host import daemon
-from firmware_host import scenario as scenarios
 from firmware_host.cli import main
 from firmware_host.commands.sim import default_journal
 from firmware_host.config import Config
 from firmware_host.journal import Journal
-from firmware_host.keyboard import REPEAT_WAIT, Keyboard, decode
 from firmware_host.loop import Controller
 from firmware_host.referee import Referee
-from firmware_host.scenario import ScenarioError
-from firmware_host.scenario_run import play
+from firmware_host.sim import scenario as scenarios
+from firmware_host.sim.keys import REPEAT_WAIT, Keyboard, decode
+from firmware_host.sim.runner import play
+from firmware_host.sim.scenario import ScenarioError
 from games.core import GameState
-from hardware.dice_button import DiceButton
-from hardware.display_emulators import PngFrames
+from hardware.controls.dice_button import DiceButton
+from hardware.controls.inputs import InputSet
+from hardware.controls.mock_table import MockTable
+from hardware.display.emulators import PngFrames
 from hardware.events import (
     CellChanged,
     Control,
@@ -43,10 +45,8 @@ from hardware.events import (
     DiceRolled,
     Event,
 )
-from hardware.inputs import InputSet
-from hardware.manual_clock import ManualClock
-from hardware.mock_table import MockTable
-from hardware.pinmap import load_pin_map
+from hardware.pins.clock import ManualClock
+from hardware.wiring.pinmap import load_pin_map
 
 
 class Recorder:

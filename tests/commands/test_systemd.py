@@ -12,7 +12,7 @@ import pytest
 
 from firmware_host.commands.run import EXIT_CONFIG, EXIT_JOURNAL
 
-SYSTEMD = Path(__file__).parent.parent / "systemd"
+SYSTEMD = Path(__file__).parents[2] / "systemd"
 UNIT = SYSTEMD / "table-companion.service"
 INSTALL = SYSTEMD / "install.sh"
 MAX_EXPOSURE = 1.5

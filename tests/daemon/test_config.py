@@ -16,9 +16,9 @@ from firmware_host.config import (
     load,
     parse,
 )
-from hardware.oled_factory import OledConfig
+from hardware.display.factory import OledConfig
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 FILE = Path("/etc/table-companion/config.toml")
 
 

@@ -26,7 +26,6 @@ from gpiozero.pins.mock import MockFactory
 from PIL import Image, ImageChops, ImageSequence
 
 import games
-from firmware_host import scenario as scenarios
 from firmware_host import screens
 from firmware_host.cli import main
 from firmware_host.config import Config, GameConfig
@@ -34,14 +33,15 @@ from firmware_host.daemon import assemble
 from firmware_host.journal import Journal
 from firmware_host.loop import Loop
 from firmware_host.referee import Referee
-from firmware_host.scenario import Act, Step
-from firmware_host.scenario_run import ScriptedTime, play
+from firmware_host.sim import scenario as scenarios
+from firmware_host.sim.runner import ScriptedTime, play
+from firmware_host.sim.scenario import Act, Step
 from firmware_host.views import BoardFixView, GameView, MenuView, NoticeView, View
 from games.core import GameState, Phase
 from games.dalmatian import Dalmatian
+from hardware.controls.mock_table import MockTable
 from hardware.events import Control, Event
-from hardware.manual_clock import ManualClock
-from hardware.mock_table import MockTable
+from hardware.pins.clock import ManualClock
 
 CLICK_S = 0.03  # down long enough for the 20 ms debounce and two 5 ms polls
 SETTLE_S = 0.03

@@ -24,7 +24,7 @@ from test_core import HighDie
 
 from firmware_host.journal import Journal
 
-TESTS = Path(__file__).parent
+TESTS = Path(__file__).parents[1]
 ROOT = TESTS.parent
 
 CHILD = """
@@ -69,7 +69,8 @@ def test_kill_9_anywhere_loses_no_committed_action(
     child_file = tmp_path / "child.py"
     child_file.write_text(CHILD)
     path = tmp_path / "journal.sqlite3"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), str(ROOT)])}
+    paths = [str(TESTS), str(TESTS / "games"), str(ROOT)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
     rng = random.Random(seed)
     kills = 0
     finished = False

@@ -13,7 +13,7 @@ from PIL import Image
 
 from firmware_host.loop import Loop, stop_on_signals
 from firmware_host.notify import Notifier
-from hardware.display import new_frame
+from hardware.display.protocol import new_frame
 from hardware.events import (
     CellChanged,
     Control,

@@ -22,7 +22,7 @@ from firmware_host.views import BoardFixView, GameView, MenuView, NoticeView, Vi
 from games import new_game
 from games.core import Phase
 from games.dalmatian import Dalmatian
-from hardware.display import new_frame
+from hardware.display.protocol import new_frame
 from hardware.events import (
     CellChanged,
     CellFault,

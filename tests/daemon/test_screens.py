@@ -1,9 +1,10 @@
 """Golden images of every screen, and the contracts the referee relies on.
 
 Each sample view (:mod:`firmware_host.screens.samples`) must render to exactly the pixels of
-``tests/golden/<name>.png``. After a deliberate change of look, regenerate with
-``UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_screens.py`` and look at the
-images. On a mismatch the frame drawn is written to ``tests/golden/actual/`` (ignored by git).
+``tests/daemon/golden/<name>.png``. After a deliberate change of look, regenerate with
+``UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/daemon/test_screens.py`` and look at
+the images. On a mismatch the frame drawn is written to ``tests/daemon/golden/actual/``
+(ignored by git).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from firmware_host.screens.choices import page_of
 from firmware_host.screens.font import SMALL, fit, wrap
 from firmware_host.screens.samples import SAMPLES
 from firmware_host.views import GameView, MenuView
-from hardware.display import check_frame
+from hardware.display.protocol import check_frame
 
 GOLDEN = Path(__file__).parent / "golden"
 ACTUAL = GOLDEN / "actual"

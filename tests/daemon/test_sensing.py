@@ -23,11 +23,11 @@ from firmware_host.sensing.centennial import box_of
 from games.centennial import Centennial, Stop, targets_reached
 from games.core import GameState, Phase
 from games.sequence import Cell, SequenceDice, Verb
+from hardware.board.matrix import ReedMatrix
+from hardware.board.mock import MockBoard
 from hardware.events import CellChanged
-from hardware.manual_clock import ManualClock
-from hardware.matrix import ReedMatrix
-from hardware.mock_board import MockBoard
-from hardware.pinmap import load_pin_map
+from hardware.pins.clock import ManualClock
+from hardware.wiring.pinmap import load_pin_map
 
 ALL_DICE = list(product(range(1, 7), repeat=3))
 

@@ -32,10 +32,10 @@ from firmware_host.views import GameView, MenuView
 from games.core import Phase
 from games.dalmatian import Dalmatian
 from games.sequence import SequenceDice
+from hardware.controls.mock_table import MockTable
 from hardware.events import CellChanged, Control, ControlPressed, DiceRolled, Event
-from hardware.manual_clock import ManualClock
-from hardware.mock_table import MockTable
-from hardware.serial_framing import encode_line
+from hardware.pins.clock import ManualClock
+from hardware.serial.framing import encode_line
 
 IO_WAIT = 2.0  # seconds a pty may take to pass bytes along; never reached when all is well
 PATIENCE = 120.0  # seconds of table time a step may take to show its effect

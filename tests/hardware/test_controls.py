@@ -8,10 +8,10 @@ import pytest
 from gpiozero import InputDevice
 from gpiozero.pins.mock import MockFactory
 
-from hardware.controls import Controls
+from hardware.controls.menu_controls import Controls
 from hardware.errors import PinInUseError
 from hardware.events import Control, ControlHeld, ControlPressed, ControlTurned, Event
-from hardware.manual_clock import ManualClock
+from hardware.pins.clock import ManualClock
 
 BUTTONS = {Control.UP: 5, Control.DOWN: 6, Control.SELECT: 13, Control.BACK: 19}
 HOLDS = {Control.HOLD1: 4, Control.HOLD2: 16, Control.HOLD3: 18, Control.HOLD4: 26,

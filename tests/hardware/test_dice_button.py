@@ -11,9 +11,9 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hardware.dice_button import DiceButton, tumble_frames
+from hardware.controls.dice_button import DiceButton, tumble_frames
 from hardware.events import Control, ControlHeld, DiceRolled, Event
-from hardware.manual_clock import ManualClock
+from hardware.pins.clock import ManualClock
 
 PIN = 17
 

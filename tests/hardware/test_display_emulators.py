@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
-from hardware.display import new_frame
-from hardware.display_emulators import GifRecorder, PngFrames, TerminalView, half_block_lines
-from hardware.display_samples import alignment_pattern
+from hardware.display.emulators import GifRecorder, PngFrames, TerminalView, half_block_lines
+from hardware.display.protocol import new_frame
+from hardware.display.samples import alignment_pattern
 
 
 def frame_with(*pixels: tuple[int, int]) -> Image.Image:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from PIL import Image
 
 from hardware.backoff import Backoff
-from hardware.display import new_frame
-from hardware.display_fallback import FallbackDisplay
+from hardware.display.fallback import FallbackDisplay
+from hardware.display.protocol import new_frame
 from hardware.errors import DeviceMissingError
 from hardware.events import DeviceStatus, Event
 

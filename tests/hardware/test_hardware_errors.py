@@ -20,7 +20,7 @@ from hardware.errors import (
     building,
     translate,
 )
-from hardware.pin_factory import mock_factory, open_pin_factory
+from hardware.pins.factory import mock_factory, open_pin_factory
 
 GPIO_FIX = "add the user to group gpio: sudo usermod -aG gpio $USER (then log in again)"
 

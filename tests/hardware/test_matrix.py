@@ -7,10 +7,10 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hardware.board.matrix import STUCK, ReedMatrix, cell_name
+from hardware.board.mock import MockBoard
 from hardware.events import CellChanged, CellFault, Event
-from hardware.manual_clock import ManualClock
-from hardware.matrix import STUCK, ReedMatrix, cell_name
-from hardware.mock_board import MockBoard
+from hardware.pins.clock import ManualClock
 
 ROWS = (7, 8, 9, 10, 11, 12)
 COLS = (20, 21, 22, 23, 24, 25)

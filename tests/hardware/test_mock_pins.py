@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from gpiozero import DigitalOutputDevice
 
-from hardware.mock_pins import HISTORY, ShortMemoryPin
-from hardware.pin_factory import mock_factory
+from hardware.pins.factory import mock_factory
+from hardware.pins.mock import HISTORY, ShortMemoryPin
 
 
 def test_the_mock_factory_pins_keep_only_recent_changes() -> None:

@@ -14,18 +14,18 @@ from hypothesis import strategies as st
 from luma.oled.device import ssd1306
 from PIL import Image, ImageDraw
 
-from hardware.display import new_frame
-from hardware.display_samples import sample_screen
-from hardware.errors import DeviceMissingError, HardwareError
-from hardware.oled_factory import (
+from hardware.display.factory import (
     OledConfig,
     OledConfigError,
     build_luma_device,
     build_oled,
     open_oled,
 )
-from hardware.oled_mock import RecordingInterface
-from hardware.oled_pages import pack_pages
+from hardware.display.mock import RecordingInterface
+from hardware.display.pages import pack_pages
+from hardware.display.protocol import new_frame
+from hardware.display.samples import sample_screen
+from hardware.errors import DeviceMissingError, HardwareError
 
 FULL_FRAME = 1024
 # luma 3.16 still calls Image.getdata(), which Pillow 13 deprecates; not ours to fix

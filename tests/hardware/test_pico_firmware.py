@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 import serial
 
-import hardware.serial_framing
+import hardware.serial.framing
 from hardware.events import CellChanged, DeviceStatus, Event
-from hardware.serial_bridge import SerialBridge
-from hardware.serial_framing import encode_line
+from hardware.serial.bridge import SerialBridge
+from hardware.serial.framing import encode_line
 
-FIRMWARE = Path(__file__).resolve().parent.parent / "firmware" / "pico" / "main.py"
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware" / "pico" / "main.py"
 ROWS = (2, 3, 4, 5, 6, 7, 8, 9)
 COLS = (10, 11, 12, 13, 14, 15, 16, 17)
 
@@ -69,7 +69,7 @@ def pico(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Any, FakeMatrix]]:
     machine = types.ModuleType("machine")
     machine.Pin = FakePin  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "machine", machine)
-    monkeypatch.setitem(sys.modules, "serial_framing", hardware.serial_framing)
+    monkeypatch.setitem(sys.modules, "serial_framing", hardware.serial.framing)
     spec = importlib.util.spec_from_file_location("pico_main", FIRMWARE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -100,7 +100,7 @@ def test_a_cell_is_reported_once_it_has_settled(pico: Any) -> None:
         firmware.scan()
     assert sent == []
     firmware.scan()
-    assert sent == [b"TC1 CELL 3 4 1*" + b"%02X" % hardware.serial_framing.crc8(
+    assert sent == [b"TC1 CELL 3 4 1*" + b"%02X" % hardware.serial.framing.crc8(
         b"TC1 CELL 3 4 1") + b"\n"]
     for _ in range(10):
         firmware.scan()

@@ -10,11 +10,11 @@ from gpiozero.pins.mock import MockFactory
 from firmware_host.cli import main
 from hardware.errors import WiringError
 from hardware.events import Control
-from hardware.pinmap import HEADER_40, load_pin_map, map_names, parse_pin_map
-from hardware.wiring_bom import render_bom
-from hardware.wiring_svg import render_svg
+from hardware.wiring.bom import render_bom
+from hardware.wiring.pinmap import HEADER_40, load_pin_map, map_names, parse_pin_map
+from hardware.wiring.svg import render_svg
 
-WIRING = Path(__file__).resolve().parent.parent / "wiring"
+WIRING = Path(__file__).resolve().parents[2] / "wiring"
 BASE = {
     "title": "test map",
     "dice": {"button": 17},

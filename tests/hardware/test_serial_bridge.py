@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from hardware.backoff import Backoff
 from hardware.events import CellChanged, DeviceStatus, DiceRolled, Event
-from hardware.serial_bridge import SerialBridge
-from hardware.serial_framing import crc8, encode_line
+from hardware.serial.bridge import SerialBridge
+from hardware.serial.framing import crc8, encode_line
 
 HOST_GREETING = encode_line(["HELLO", "table-companion", version("table-companion")]) \
     + encode_line(["SNAP"])
@@ -104,7 +104,7 @@ def test_a_bad_line_is_counted_logged_and_answered(caplog: pytest.LogCaptureFixt
     port = opener.ports[0]
     port.sent.clear()
     port.incoming += b"TC1 DICE 3 1 4*FF\n" + b"\x00\xff" * 300 + b"\n" + b"TC1 DICE 2*00\n"
-    with caplog.at_level(logging.WARNING, logger="hardware.serial_bridge"):
+    with caplog.at_level(logging.WARNING, logger="hardware.serial.bridge"):
         bridge.poll(0.1)
     assert bridge.bad_lines == 3
     assert bytes(port.sent) == (encode_line(["ERR", "CHECKSUM"]) + encode_line(["ERR", "TOOLONG"])

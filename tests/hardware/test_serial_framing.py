@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import hardware.serial_framing
-from hardware.serial_framing import (
+import hardware.serial.framing
+from hardware.serial.framing import (
     MAX_LINE,
     LineSplitter,
     ProtocolError,
@@ -18,7 +18,7 @@ from hardware.serial_framing import (
     decode_line,
     encode_line,
 )
-from hardware.serial_messages import Board, Cell, Dice, ErrorReply, Hello, parse_message
+from hardware.serial.messages import Board, Cell, Dice, ErrorReply, Hello, parse_message
 
 
 def test_crc8_is_crc8_smbus() -> None:
@@ -139,7 +139,7 @@ def test_decoding_garbage_only_ever_raises_protocol_error(line: bytes) -> None:
 def test_the_shared_framing_module_stays_runnable_on_micropython() -> None:
     """It is copied to the Pico as is: no imports (not even typing or __future__), and none
     of the CPython-only helpers the module's docstring warns about."""
-    source = Path(hardware.serial_framing.__file__).read_text()
+    source = Path(hardware.serial.framing.__file__).read_text()
     tree = ast.parse(source)
     assert not [node for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)]
     for call in (".hex(", "dataclass", "typing", "bytearray().strip", "errors="):
