@@ -5,7 +5,7 @@ before anything runs, with the file, the step and the key named. Loaded, it is a
 of :class:`Step` (repeats expanded); :meth:`Step.acts` times a step's pin actions from a
 start, which is how both the scenario runner and the simulator's keyboard drive the pins.
 
-The format (``firmware_host/scenarios/demo.toml`` uses every kind of step)::
+The format (``firmware_host/sim/scenarios/demo.toml`` uses every kind of step)::
 
     title = "what it shows"    # optional
     pin_map = "pi40"           # optional: the wiring its steps need (default: the config's)
