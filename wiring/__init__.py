@@ -1,0 +1,1 @@
+"""Pin maps as data (TOML), read by ``hardware.wiring.pinmap``; their drawings and BOM."""
