@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from firmware_host.errors import UsageError
+from firmware_host.night.topics import parse_broker, table_id
 from games import game_class
 from games.core import Setup
 from games.errors import OptionError, UnknownGameError
@@ -61,6 +62,56 @@ class SerialConfig:
 
 
 @dataclass(frozen=True)
+class NightConfig:
+    """This table at a game night: its name, the broker it publishes to and the password
+    file (its user name is the table's id, ``Table 2`` -> ``table-2``)."""
+
+    table: str
+    broker: str = "mqtt://hub.local:1883"
+    credentials: Path = Path("/etc/table-companion/mqtt-password")
+    page: str = ""  # the hub page's address for the QR code ('' = http://<broker host>:8080/)
+    # "FILE, line N: night.credentials", for a problem found when the file is read
+    credentials_key: str = field(default="night.credentials", compare=False)
+
+    @property
+    def table_id(self) -> str:
+        return table_id(self.table)
+
+    @property
+    def page_url(self) -> str:
+        return self.page or f"http://{parse_broker(self.broker).host}:{HUB_PORT}/"
+
+    def password(self) -> str:
+        """The broker password from :attr:`credentials` (checked as :func:`read_secret`)."""
+        return read_secret(self.credentials, self.credentials_key)
+
+
+def read_secret(path: Path, key: str) -> str:
+    """The first line of a password file that only its owner may read; ConfigError (``key``
+    says where the file was named) when it is missing, empty or readable by others."""
+    try:
+        mode = path.stat().st_mode
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{key}: {path} does not exist; write the broker password there "
+                          "(chmod 600)") from None
+    except (OSError, UnicodeDecodeError) as err:
+        reason = getattr(err, "strerror", None) or str(err)
+        raise ConfigError(f"{key}: {path} cannot be read ({reason})") from None
+    if mode & 0o077:
+        raise ConfigError(f"{key}: {path} may be read by others (mode {mode & 0o777:o}); "
+                          f"chmod 600 {path}")
+    secret = text.splitlines()[0].strip() if text.strip() else ""
+    if not secret:
+        raise ConfigError(f"{key}: {path} is empty; write the broker password there")
+    return secret
+
+
+HUB_PORT = 8080
+"""Where ``table-companion hub`` serves the night's page unless told otherwise."""
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything the daemon reads from its file; the defaults are a working setup."""
 
@@ -72,6 +123,7 @@ class Config:
     hint: bool = True
     long_press: str = "menu"  # what holding ROLL does: one of LONG_PRESS_ACTIONS
     serial: SerialConfig | None = None  # None: no serial device, the GPIO pins alone
+    night: NightConfig | None = None  # None: this table publishes to no game night
 
     def pins(self) -> PinMap:
         """The pin map named by :attr:`pin_map` (checked when the file was read)."""
@@ -171,7 +223,7 @@ class _Reader:
 
     def config(self, data: Mapping[str, Any]) -> Config:
         top = self.table(data, (), ("pin_map", "players", "journal", "hint", "long_press",
-                                    "display", "game", "serial"))
+                                    "display", "game", "serial", "night"))
         base = Config()
         players = self.players(top)
         pin_map, pins = self.pin_map(top)
@@ -187,6 +239,7 @@ class _Reader:
             long_press=self.value(top, ("long_press",), str, base.long_press,
                                   _one_of(LONG_PRESS_ACTIONS)),
             serial=self.serial(self.subtable(top, ("serial",))) if "serial" in top else None,
+            night=self.night(self.subtable(top, ("night",))) if "night" in top else None,
         )
 
     def subtable(self, parent: Mapping[str, Any], keys: tuple[str, ...]) -> Mapping[str, Any]:
@@ -265,6 +318,25 @@ class _Reader:
                             "the board or the dice; set board = true or dice = true (or both)")
         return serial
 
+    def night(self, table: Mapping[str, Any]) -> NightConfig:
+        """The [night] table: the table's name must make an id, the broker a URL."""
+        self.table(table, ("night",), ("table", "broker", "credentials", "page"))
+        if "table" not in table:
+            raise self.fail(("night",), 'the table needs a name; write e.g. table = "Table 2"')
+        name = self.value(table, ("night", "table"), str, "Table 2", _table_name)
+        base = NightConfig(name)
+        credentials = self.value(table, ("night", "credentials"), str, str(base.credentials),
+                                 _not_empty)
+        line = find_line(self.text, ("night", "credentials"))
+        where = f"{self.path}, line {line}" if line is not None else str(self.path)
+        return NightConfig(
+            table=name.strip(),
+            broker=self.value(table, ("night", "broker"), str, base.broker, _broker).strip(),
+            credentials=self.path.parent / Path(credentials).expanduser(),
+            page=self.value(table, ("night", "page"), str, base.page, _web_address).strip(),
+            credentials_key=f"{where}: night.credentials",
+        )
+
     def game(self, table: Mapping[str, Any], players: tuple[str, ...]) -> GameConfig:
         """The [game] table checked by the game's own rules (the default needs no check)."""
         self.table(table, ("game",), ("name", "variants"))
@@ -320,6 +392,29 @@ def _not_empty(value: str) -> str | None:
 def _no_blank(value: str) -> str | None:
     blank = not value.strip() or value != value.strip()
     return 'a serial port, e.g. "/dev/ttyACM0" or "/dev/serial/by-id/..."' if blank else None
+
+
+def _table_name(value: str) -> str | None:
+    if table_id(value) and len(value.strip()) <= MAX_TABLE_NAME:
+        return None
+    return (f"a name of at most {MAX_TABLE_NAME} characters with a letter or digit, "
+            'e.g. "Table 2"')
+
+
+MAX_TABLE_NAME = 32
+
+
+def _broker(value: str) -> str | None:
+    try:
+        parse_broker(value)
+    except ValueError as err:
+        return str(err)
+    return None
+
+
+def _web_address(value: str) -> str | None:
+    ok = re.fullmatch(r"https?://[^\s/]+(/\S*)?", value.strip()) is not None
+    return None if ok else 'the hub page\'s address, e.g. "http://hub.local:8080/"'
 
 
 def _baud(value: int) -> str | None:
