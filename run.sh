@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Set up .venv and start the companion. On a laptop this is the simulator (mocked pins, the
-# screen drawn in the terminal); on a Raspberry Pi it is the daemon on the real pins.
-# Any arguments replace the default subcommand, e.g. ./run.sh games
+# Set up .venv (the first time) and start the companion. With no arguments: on a Raspberry Pi
+# the daemon on the real pins, elsewhere the simulator (mocked pins, the screen drawn in the
+# terminal). Arguments go to the command alone, e.g. ./run.sh games, ./run.sh --help
 . "$(dirname "$0")/scripts/venv.sh"
-if [ $# -eq 0 ]; then
-    if grep -qs "Raspberry Pi" /proc/device-tree/model; then set -- run; else set -- sim; fi
-fi
+ensure_venv
+
+# The subcommand run.sh starts when given none.
+default_command() {
+    if on_raspberry_pi; then echo run; else echo sim; fi
+}
+
+if [ $# -eq 0 ]; then set -- "$(default_command)"; fi
 exec .venv/bin/table-companion "$@"

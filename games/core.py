@@ -63,7 +63,7 @@ class Option:
             values = (False, True)
         if values:
             return "allowed " + " | ".join(_show(v) for v in values)
-        return f"a {type(self.default).__name__} is allowed"
+        return "any text is allowed" if type(self.default) is str else "a number is allowed"
 
 
 def _show(value: Any) -> str:

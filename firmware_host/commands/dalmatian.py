@@ -13,7 +13,7 @@ import argparse
 import json
 from collections.abc import Callable, Sequence
 
-from firmware_host.commands import Subparsers, add_json_flag
+from firmware_host.commands import Subparsers, add_command, add_json_flag
 from games.dalmatian_advice import BUDGET, REROLLS, advise
 from games.dalmatian_score import TOTALS, best_split, score
 from games.dice_multisets import HAND_SIZE
@@ -22,15 +22,13 @@ SCOREABLE = ["dalmatian"]
 
 
 def register(subparsers: Subparsers) -> None:
-    scorer = subparsers.add_parser(
-        "score", help="score five dice against a starting total (Dalmatian)",
-        description="The score of five dice and the groups that make it.")
+    scorer = add_command(subparsers, "score", description=(
+        "The score of five dice and the groups that make it."))
     _add_hand(scorer)
     scorer.set_defaults(handler=run_score)
 
-    advisor = subparsers.add_parser(
-        "advise", help="which dice to hold, and the score that leads to on average (Dalmatian)",
-        description="The hold with the highest expected final score under best play.")
+    advisor = add_command(subparsers, "advise", description=(
+        "The hold with the highest expected final score under best play."))
     _add_hand(advisor)
     rule = advisor.add_mutually_exclusive_group()
     rule.add_argument("--rerolls", type=_whole_number("rerolls left", 0, REROLLS),

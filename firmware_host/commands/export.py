@@ -17,7 +17,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any, TextIO
 
-from firmware_host.commands import Subparsers
+from firmware_host.commands import Subparsers, add_command
 from firmware_host.config import load
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal, PlayedGame, standings
@@ -27,10 +27,9 @@ CSV_COLUMNS = ("night", "game_id", "game", "started", "ended", "seat", "player",
 
 
 def register(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser(
-        "export", help="write a night's results as CSV or JSON",
-        description="Write the finished games (and, in JSON, the standings) of the latest "
-                    "night, of --night DATE or of --all nights to standard output.")
+    parser = add_command(subparsers, "export", description=(
+        "Write the finished games (and, in JSON, the standings) of the latest "
+        "night, of --night DATE or of --all nights to standard output."))
     parser.add_argument("--format", choices=("csv", "json"), default="csv",
                         help="csv (one row per player per game, the default) or json")
     parser.add_argument("--journal", type=Path, metavar="PATH",

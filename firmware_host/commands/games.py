@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 
-from firmware_host.commands import Subparsers, add_json_flag
+from firmware_host.commands import Subparsers, add_command, add_json_flag
 from games import REGISTRY, game_class
 
 
 def register(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser("games", help="list the games with player counts and options")
+    parser = add_command(subparsers, "games")
     add_json_flag(parser)
     parser.set_defaults(handler=run)
 

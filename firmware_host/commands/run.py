@@ -20,7 +20,7 @@ from pathlib import Path
 import serial
 from PIL import Image
 
-from firmware_host.commands import Subparsers
+from firmware_host.commands import Subparsers, add_command
 from firmware_host.config import Config, ConfigError, load
 from firmware_host.daemon import assemble, open_journal
 from firmware_host.journal import JournalError
@@ -44,10 +44,9 @@ log = logging.getLogger("table_companion")
 
 
 def register(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser(
-        "run", help="run the companion (the systemd service runs this)",
-        description="Run the companion until stopped. Exit status 78: bad config file; "
-                    "65: unusable journal; 69: no GPIO (try --mock).")
+    parser = add_command(subparsers, "run", description=(
+        "Run the companion until stopped. Exit status 78: bad config file; "
+        "65: unusable journal; 69: no GPIO (try --mock)."))
     parser.add_argument("--config", type=Path, metavar="FILE",
                         help="config file (default: /etc/table-companion/config.toml if present)")
     parser.add_argument("--mock", action="store_true",

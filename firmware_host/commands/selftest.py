@@ -17,7 +17,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from firmware_host.commands import Subparsers
+from firmware_host.commands import Subparsers, add_command
 from firmware_host.commands.run import EXIT_HARDWARE
 from firmware_host.config import ConfigError, load
 from firmware_host.errors import UsageError
@@ -35,10 +35,9 @@ from hardware.wiring.pinmap import load_pin_map
 
 
 def register(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser(
-        "selftest", help="check every button, the knob, each board cell and the screen",
-        description="Draw a test pattern, then ask for every input in turn and check that "
-                    "it arrives. Exit status 0: all passed; 1: a check failed; 69: no GPIO.")
+    parser = add_command(subparsers, "selftest", description=(
+        "Draw a test pattern, then ask for every input in turn and check that "
+        "it arrives. Exit status 0: all passed; 1: a check failed; 69: no GPIO."))
     parser.add_argument("--config", type=Path, metavar="FILE",
                         help="config file (default: /etc/table-companion/config.toml if "
                              "present); gives the pin map and the OLED")

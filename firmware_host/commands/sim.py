@@ -28,7 +28,7 @@ from typing import TextIO
 
 import serial
 
-from firmware_host.commands import Subparsers
+from firmware_host.commands import Subparsers, add_command
 from firmware_host.config import Config, SerialConfig, load
 from firmware_host.daemon import assemble, journal_state, open_journal
 from firmware_host.errors import UsageError
@@ -50,13 +50,12 @@ JOURNAL_NAME = "sim-journal.sqlite3"
 
 
 def register(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser(
-        "sim", help="the companion on simulated pins: play it with keys, or run a scenario",
-        description="Run the companion on mock pins. In a terminal, keys press the buttons, "
-                    "turn the knob and place magnets, and the screen is drawn in the "
-                    "terminal. With --scenario (or without a terminal: the demo), a "
-                    "scenario file's steps run on a simulated clock and every frame is "
-                    "written into --out as a PNG, and all of them as a GIF.")
+    parser = add_command(subparsers, "sim", description=(
+        "Run the companion on mock pins. In a terminal, keys press the buttons, "
+        "turn the knob and place magnets, and the screen is drawn in the "
+        "terminal. With --scenario (or without a terminal: the demo), a "
+        "scenario file's steps run on a simulated clock and every frame is "
+        "written into --out as a PNG, and all of them as a GIF."))
     parser.add_argument("--config", type=Path, metavar="FILE",
                         help="config file for the players, game and pin map (default: "
                              "/etc/table-companion/config.toml if present, else defaults)")

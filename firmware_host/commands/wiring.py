@@ -10,7 +10,7 @@ import argparse
 import json
 from pathlib import Path
 
-from firmware_host.commands import Subparsers, add_json_flag
+from firmware_host.commands import Subparsers, add_command, add_json_flag
 from firmware_host.errors import UsageError
 from hardware.errors import WiringError
 from hardware.wiring.bom import render_bom
@@ -19,10 +19,9 @@ from hardware.wiring.svg import render_svg
 
 
 def register(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser(
-        "wiring", help="print which header pin goes to which part",
-        description="Print the pin table of a pin map (the header pin, its signal, the part "
-                    "and its terminal for every wire).")
+    parser = add_command(subparsers, "wiring", description=(
+        "Print the pin table of a pin map (the header pin, its signal, the part "
+        "and its terminal for every wire)."))
     parser.add_argument("--map", default="default", metavar="NAME",
                         help=f"a shipped map (see --list) or a .toml file (default: "
                              f"{DEFAULT_MAP})")
