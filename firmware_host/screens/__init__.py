@@ -54,7 +54,7 @@ def render(view: View) -> Image.Image:
             draw_board_fix(canvas, view)
         case NoticeView():
             draw_notice(canvas, view)
-    return canvas.image
+    return canvas.to_image()
 
 
 __all__ = ["game_screen", "render"]

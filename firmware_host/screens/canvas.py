@@ -1,43 +1,75 @@
 """A frame with the few drawing operations the screens need, all pixel-exact.
 
-Only axis-aligned rectangles, single pixels and pasted glyph masks are used: Pillow draws
-those identically in every release, unlike anti-aliased or curved primitives.
+Only axis-aligned rectangles, single pixels and bitmaps (glyphs, dice faces) are drawn. The
+frame is 64 Python integers, one a pixel row with column 0 in the top bit, so a rectangle
+row, a whole line of text or a die row is one ``|=``/``&=`` each; Pillow is used once, to
+turn the finished rows into the mode ``"1"`` image every display takes. Per-call Pillow
+overhead (a ``paste`` per glyph, a ``putpixel`` per dot) was most of a frame's cost.
 """
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
+from collections.abc import Sequence
 
-from firmware_host.screens.font import SMALL, Face, glyph
-from hardware.display.protocol import HEIGHT, WIDTH, new_frame
+from PIL import Image
+
+from firmware_host.screens.font import SMALL, Face, text_rows
+from hardware.display.protocol import FRAME_MODE, FRAME_SIZE, HEIGHT, WIDTH
 
 Box = tuple[int, int, int, int]  # left, top, width, height
-ON, OFF = 255, 0  # what Pillow itself stores for a lit and a dark pixel of a mode "1" image
+ROW_BYTES = WIDTH // 8
+_ALL = (1 << WIDTH) - 1
 
 
-def ink(on: bool) -> int:
-    return ON if on else OFF
+def span(x: int, w: int) -> int:
+    """The row bits of columns ``x..x+w-1``, clipped to the frame."""
+    left, right = max(x, 0), min(x + w, WIDTH)
+    if right <= left:
+        return 0
+    return ((1 << (right - left)) - 1) << (WIDTH - right)
+
+
+def place(bits: int, x: int, w: int) -> int:
+    """A ``w``-pixel wide bitmap row (its column 0 in its top bit) moved to column ``x``."""
+    shift = WIDTH - x - w
+    return (bits << shift if shift >= 0 else bits >> -shift) & _ALL
 
 
 class Canvas:
-    """One 128x64 frame being drawn; ``image`` is the result."""
+    """One 128x64 frame being drawn; :meth:`to_image` gives the result."""
 
     width = WIDTH
     height = HEIGHT
 
     def __init__(self) -> None:
-        self.image = new_frame()
-        self._draw = ImageDraw.Draw(self.image)
+        self.rows = [0] * HEIGHT
+
+    def to_image(self) -> Image.Image:
+        """The frame as a mode ``"1"`` image (Pillow's raw 1-bit layout is these rows)."""
+        data = b"".join([row.to_bytes(ROW_BYTES, "big") for row in self.rows])
+        return Image.frombytes(FRAME_MODE, FRAME_SIZE, data)
 
     def fill(self, x: int, y: int, w: int, h: int, on: bool = True) -> None:
         """Set (or clear) a w x h block."""
-        if w > 0 and h > 0:
-            self._draw.rectangle((x, y, x + w - 1, y + h - 1), fill=ink(on))
+        if w <= 0 or h <= 0:
+            return
+        mask = span(x, w)
+        rows = self.rows
+        if on:
+            for r in range(max(y, 0), min(y + h, HEIGHT)):
+                rows[r] |= mask
+        else:
+            mask = ~mask
+            for r in range(max(y, 0), min(y + h, HEIGHT)):
+                rows[r] &= mask
 
     def frame(self, x: int, y: int, w: int, h: int, on: bool = True) -> None:
         """A one-pixel outline of a w x h block."""
         if w > 0 and h > 0:
-            self._draw.rectangle((x, y, x + w - 1, y + h - 1), outline=ink(on))
+            self.fill(x, y, w, 1, on)
+            self.fill(x, y + h - 1, w, 1, on)
+            self.fill(x, y, 1, h, on)
+            self.fill(x + w - 1, y, 1, h, on)
 
     def hline(self, x: int, y: int, w: int, on: bool = True) -> None:
         self.fill(x, y, w, 1, on)
@@ -46,17 +78,13 @@ class Canvas:
         self.fill(x, y, 1, h, on)
 
     def dot(self, x: int, y: int, on: bool = True) -> None:
-        if 0 <= x < WIDTH and 0 <= y < HEIGHT:
-            self.image.putpixel((x, y), ink(on))
+        self.fill(x, y, 1, 1, on)
 
     def text(self, x: int, y: int, text: str, face: Face = SMALL, on: bool = True) -> int:
         """Draw ``text`` with its top-left at (x, y); returns the x just after it."""
-        colour = ink(on)
-        for char in text:
-            if char != " ":
-                self.image.paste(colour, (x, y), glyph(char, face.scale))
-            x += face.advance
-        return x
+        width, rows = text_rows(text, face.scale)
+        self.stamp(x, y, width, rows, on)
+        return x + len(text) * face.advance
 
     def text_right(self, right: int, y: int, text: str, face: Face = SMALL, on: bool = True) -> int:
         """Draw ``text`` ending at column ``right`` (inclusive); returns its left edge."""
@@ -64,5 +92,26 @@ class Canvas:
         self.text(left, y, text, face, on)
         return left
 
-    def paste(self, image: Image.Image, x: int, y: int) -> None:
-        self.image.paste(image, (x, y))
+    def stamp(self, x: int, y: int, w: int, bitmap: Sequence[int], on: bool = True) -> None:
+        """Set (or clear) the lit pixels of a ``w``-wide bitmap at (x, y); others stay."""
+        rows = self.rows
+        for r, bits in enumerate(bitmap, y):
+            if 0 <= r < HEIGHT and bits:
+                if on:
+                    rows[r] |= place(bits, x, w)
+                else:
+                    rows[r] &= ~place(bits, x, w)
+
+    def blit(self, x: int, y: int, w: int, bitmap: Sequence[int]) -> None:
+        """Replace a ``w``-wide block at (x, y) with ``bitmap``, dark pixels included."""
+        mask = ~span(x, w)
+        rows = self.rows
+        for r, bits in enumerate(bitmap, y):
+            if 0 <= r < HEIGHT:
+                rows[r] = (rows[r] & mask) | place(bits, x, w)
+
+    def cut(self, x: int, y: int, w: int, h: int) -> tuple[int, ...]:
+        """The ``w`` x ``h`` block at (x, y) as a bitmap for :meth:`blit` (inside the frame)."""
+        return tuple(
+            (row >> (WIDTH - x - w)) & ((1 << w) - 1) for row in self.rows[y : y + h]
+        )

@@ -6,6 +6,8 @@ glance from across the table; the legend beside the board says which is whose.
 
 from __future__ import annotations
 
+from functools import cache
+
 from firmware_host.screens.canvas import Canvas
 
 CHIP = 6  # pixels square
@@ -13,15 +15,23 @@ CHIP = 6  # pixels square
 
 def draw_chip(canvas: Canvas, x: int, y: int, colour: int, on: bool = True) -> None:
     """Colour 0 filled, 1 hollow, 2 a cross (any other: a small centre block)."""
+    canvas.stamp(x, y, CHIP, chip_bitmap(colour), on)
+
+
+@cache
+def chip_bitmap(colour: int) -> tuple[int, ...]:
+    """The lit pixels of one pattern, drawn once and kept as a bitmap."""
+    canvas = Canvas()
     if colour == 0:
-        canvas.fill(x, y, CHIP, CHIP, on)
+        canvas.fill(0, 0, CHIP, CHIP)
     elif colour == 1:
-        canvas.frame(x, y, CHIP, CHIP, on)
+        canvas.frame(0, 0, CHIP, CHIP)
     elif colour == 2:
         for i in range(CHIP):
-            canvas.dot(x + i, y + i, on)
-            canvas.dot(x + CHIP - 1 - i, y + i, on)
-            canvas.dot(x + i + (1 if i < CHIP - 1 else -1), y + i, on)
-            canvas.dot(x + CHIP - 1 - i + (-1 if i < CHIP - 1 else 1), y + i, on)
+            canvas.dot(i, i)
+            canvas.dot(CHIP - 1 - i, i)
+            canvas.dot(i + (1 if i < CHIP - 1 else -1), i)
+            canvas.dot(CHIP - 1 - i + (-1 if i < CHIP - 1 else 1), i)
     else:
-        canvas.fill(x + 2, y + 2, CHIP - 4, CHIP - 4, on)
+        canvas.fill(2, 2, CHIP - 4, CHIP - 4)
+    return canvas.cut(0, 0, CHIP, CHIP)

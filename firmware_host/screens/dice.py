@@ -7,6 +7,7 @@ pips, for a die drawn on a lit band or one that is held (kept back from the next
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from functools import cache
 
 from firmware_host.screens.canvas import Canvas
 
@@ -26,17 +27,24 @@ _PIPS: dict[int, tuple[tuple[int, int], ...]] = {  # face -> (column, row) of it
 
 def draw_die(canvas: Canvas, x: int, y: int, face: int, solid: bool = False) -> None:
     """One die with its top-left corner at (x, y); a face outside 1-6 shows a question mark."""
-    canvas.fill(x, y, SIZE, SIZE, on=solid)
+    canvas.blit(x, y, SIZE, face_bitmap(face if face in _PIPS else 0, solid))
+
+
+@cache
+def face_bitmap(face: int, solid: bool) -> tuple[int, ...]:
+    """The whole square of one face, drawn once with rectangles and kept as a bitmap."""
+    canvas = Canvas()
+    canvas.fill(0, 0, SIZE, SIZE, on=solid)
     if not solid:
-        canvas.frame(x, y, SIZE, SIZE)
-    for cx, cy in ((x, y), (x + SIZE - 1, y), (x, y + SIZE - 1), (x + SIZE - 1, y + SIZE - 1)):
+        canvas.frame(0, 0, SIZE, SIZE)
+    for cx, cy in ((0, 0), (SIZE - 1, 0), (0, SIZE - 1), (SIZE - 1, SIZE - 1)):
         canvas.dot(cx, cy, on=False)  # rounded corners
     pips = _PIPS.get(face)
     if pips is None:
-        canvas.text(x + 5, y + 4, "?", on=not solid)
-        return
-    for column, row in pips:
-        canvas.fill(x + _PIP_AT[column], y + _PIP_AT[row], PIP, PIP, on=not solid)
+        canvas.text(5, 4, "?", on=not solid)
+    for column, row in pips or ():
+        canvas.fill(_PIP_AT[column], _PIP_AT[row], PIP, PIP, on=not solid)
+    return canvas.cut(0, 0, SIZE, SIZE)
 
 
 def dice_width(count: int) -> int:

@@ -9,9 +9,7 @@ Characters the font lacks print as ``?`` rather than vanish.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-
-from PIL import Image
+from functools import cache, lru_cache
 
 from firmware_host.screens.glyphs import GLYPHS, ROWS
 
@@ -46,14 +44,26 @@ BIG = Face(2)
 
 
 @cache
-def glyph(char: str, scale: int) -> Image.Image:
-    """A mode "1" mask of one character at ``scale``."""
+def glyph(char: str, scale: int) -> tuple[int, ...]:
+    """One character at ``scale`` as bitmap rows, each ``GLYPH_W * scale`` bits, left pixel
+    in the top bit; every pixel repeated ``scale`` times across and down."""
     rows = GLYPHS.get(char, GLYPHS["?"])
-    mask = Image.new("1", (GLYPH_W, ROWS))
-    mask.putdata([255 if c == "#" else 0 for row in rows for c in row])
-    if scale != 1:
-        mask = mask.resize((GLYPH_W * scale, ROWS * scale), Image.Resampling.NEAREST)
-    return mask
+    scaled = (int("".join(c * scale for c in row).replace("#", "1").replace(".", "0"), 2)
+              for row in rows)
+    return tuple(bits for bits in scaled for _ in range(scale))
+
+
+@lru_cache(maxsize=1024)
+def text_rows(text: str, scale: int) -> tuple[int, tuple[int, ...]]:
+    """A whole line of text as one bitmap: (its width in pixels, its rows), kept for reuse,
+    since a screen shows mostly the same words from frame to frame."""
+    advance = (GLYPH_W + 1) * scale
+    rows = [0] * (ROWS * scale)
+    for char in text:
+        bitmap = glyph(char, scale)
+        for r, bits in enumerate(bitmap):
+            rows[r] = (rows[r] << advance) | (bits << scale)
+    return len(text) * advance, tuple(rows)
 
 
 def fit(text: str, face: Face, pixels: int) -> str:
