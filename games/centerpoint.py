@@ -22,12 +22,13 @@ Choices where the texts leave the rules open:
 - A position holds one marker. A marker may not land on its own marker or pass over it; it may
   not land on an opponent resting on that opponent's own safety or bypass. Markers sent back
   return to their beginning.
-- Short cut: a move that ends exactly on another colour's unoccupied bypass stops there, and
+- Short cut: a move that ends exactly on another colour's bypass stops there, and
   the marker's next move goes through that bypass into the next circle. Passing over another
   colour's bypass never turns inward. A marker resting on another colour's bypass is not
   protected: the owner of the bypass sends it back by landing on it or passing over it.
-  Another colour's bypass that is occupied cannot be landed on at all (a stop there would be
-  a short cut, and the short cut needs it unoccupied).
+  Landing exactly on another colour's bypass where an opponent of a third colour rests is
+  allowed (the ruling): that marker is sent back, and the lander rests there as on a free
+  bypass, so its next move takes the short cut.
 - A marker passing or landing on its own bypass turns inward into the next circle.
 - Blocks: a marker resting on its own safety or bypass blocks every other player. A player
   with no other move may pass any number of blocks with a move that lands exactly on their
@@ -53,7 +54,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from games.centerpoint_board import SHIPPED_BOARD, Feature, Location, Off, Place, load_board
+from games.centerpoint_board import SHIPPED_BOARD, Location, Off, Place, load_board
 from games.core import GameState, Opening, Option, Phase, Result, Roll, Setup, rank_by
 from games.errors import IllegalAction, NotationError, OptionError
 
@@ -336,12 +337,6 @@ class CenterPoint(GameState[Move]):
             return f"your marker {index + 1} already stands on {place}"
         if self.is_protected(player, place):
             return self._describe_block(place, player) + ", where it cannot be sent back"
-        mark = self.board.marks.get(place)
-        if mark is not None and mark.feature is Feature.BYPASS and not self.is_protected(
-            self.turn, place
-        ):
-            return (f"{self.board.mark_name(place)} on {place} is occupied by "
-                    f"{self.name(player)}'s marker: no short cut onto it")
         return None
 
     def _describe_block(self, place: Place, player: int) -> str:

@@ -211,20 +211,21 @@ def test_sixes_plus_the_exact_number_pass_a_long_block() -> None:
 
 
 def test_passing_a_block_is_refused_unless_it_lands_on_the_own_safety_or_bypass() -> None:
-    state = game(4, [P(1, 38), P(1, 20), C, C], [P(1, 39)], [], [P(1, 24)])
+    state = game(4, [P(1, 38), P(1, 20), C, C], [P(1, 39)])
     state.carried = 6  # a six with no move was rolled before
-    state.roll(4)  # m1 is blocked by blue; m2 would land on green, resting on yellow's bypass
+    state.roll(4)  # m1 is blocked by blue; m2 would land on an empty place: no block passed
+    assert moves(state) == ["m2+4"]
+    with pytest.raises(IllegalAction, match=r"^P2's marker rests on the blue safety on circle 1, "
+                       r"position 39 and blocks the way; play m2\+4$"):
+        state.apply("m1+4")
+    state = game(4, [P(1, 38), C, C, C], [P(1, 39)])
+    state.carried = 6
+    state.roll(4)
     assert moves(state) == ["m1+10"]
     with pytest.raises(IllegalAction, match=r"^P2's marker rests on the blue safety on circle 1, "
                        r"position 39; with no other move a block may be passed only by landing "
                        r"exactly on your own safety or bypass; play m1\+10$"):
         state.apply("m1+4")
-    with pytest.raises(IllegalAction, match=r"^carried sixes only help to pass a block, and "
-                       r"marker 2 passes none; play m1\+10$"):
-        state.apply("m2+10")
-    with pytest.raises(IllegalAction, match=r"^the yellow bypass on circle 1, position 24 is "
-                       r"occupied by P4's marker: no short cut onto it; play m1\+10$"):
-        state.apply("m2+4")
 
 
 def test_the_own_bypass_leads_into_the_next_circle() -> None:
@@ -252,18 +253,33 @@ def test_short_cut_by_landing_exactly_on_another_colours_unoccupied_bypass() -> 
     assert state.markers[0][0] == P(1, 15)  # passing a bypass is no short cut
 
 
-def test_an_occupied_bypass_gives_no_short_cut() -> None:
-    state = game(4, [P(1, 6), P(1, 40)], [], [], [P(1, 12)])  # green rests on blue's bypass
+def test_landing_on_a_third_colours_bypass_sends_its_occupant_back_and_takes_the_short_cut(
+) -> None:
+    # The ruling: red lands exactly on blue's bypass where green rests. Green is not on its
+    # own bypass, so it goes back; red then rests there as on a free bypass.
+    state = game(4, [P(1, 6), P(1, 40)], [], [], [P(1, 12)])
     state.roll(6)
-    assert moves(state) == ["m2+6"]
-    with pytest.raises(IllegalAction, match=r"^the blue bypass on circle 1, position 12 is "
-                       "occupied by P4's marker: no short cut onto it"):
-        state.apply("m1+6")
+    assert moves(state) == ["m1+6", "m2+6"]
+    state.apply("m1+6")
+    assert state.markers[0][0] == P(1, 12) and state.markers[3][0] is B
+    state.turn = 0
+    state.roll(3)
+    state.apply("m1+3")
+    assert state.markers[0][0] == P(2, 12)  # the short cut, as from an unoccupied bypass
     state = game(4, [], [P(1, 10)], [], [P(1, 12)])
     state.turn = 1
     state.roll(2)
     state.apply("m1+2")  # blue lands on its own bypass: green goes home
     assert state.markers[1][0] == P(1, 12) and state.markers[3][0] is B
+
+
+def test_an_opponent_on_its_own_bypass_still_cannot_be_landed_on() -> None:
+    state = game(4, [P(1, 6), P(1, 40)], [P(1, 12)])  # blue rests on its own bypass
+    state.roll(6)
+    assert moves(state) == ["m2+6"]
+    with pytest.raises(IllegalAction, match=r"^P2's marker rests on the blue bypass on circle 1, "
+                       r"position 12, where it cannot be sent back"):
+        state.apply("m1+6")
 
 
 def test_the_text_example_exact_roll_into_the_centre() -> None:
@@ -401,9 +417,7 @@ def brute_force_moves(state: CenterPoint) -> set[str]:
     def may_land(end: Location) -> bool:
         if not isinstance(end, Place) or end not in held:
             return True
-        mark = board.marks.get(end)
-        foreign_bypass = mark is not None and mark.feature is Feature.BYPASS and not owns(me, end)
-        return held[end] != me and not owns(held[end], end) and not foreign_bypass
+        return held[end] != me and not owns(held[end], end)
 
     def blocks(path: list[Location]) -> int | None:
         """How many protected opponents the path passes; None if it passes an own marker."""
