@@ -23,6 +23,7 @@ from games.core import Setup
 from games.errors import OptionError, UnknownGameError
 from hardware.display.factory import CONTROLLERS, INTERFACES, OledConfig, OledConfigError
 from hardware.errors import WiringError
+from hardware.pins.factory import PIN_LIBRARIES
 from hardware.wiring.pinmap import DEFAULT_MAP, PinMap, load_pin_map
 
 DEFAULT_PATH = Path("/etc/table-companion/config.toml")
@@ -124,6 +125,7 @@ class Config:
     long_press: str = "menu"  # what holding ROLL does: one of LONG_PRESS_ACTIONS
     serial: SerialConfig | None = None  # None: no serial device, the GPIO pins alone
     night: NightConfig | None = None  # None: this table publishes to no game night
+    pin_library: str = "auto"  # gpiozero's pin factory: one of PIN_LIBRARIES
 
     def pins(self) -> PinMap:
         """The pin map named by :attr:`pin_map` (checked when the file was read)."""
@@ -223,7 +225,8 @@ class _Reader:
 
     def config(self, data: Mapping[str, Any]) -> Config:
         top = self.table(data, (), ("pin_map", "players", "journal", "hint", "long_press",
-                                    "display", "game", "serial", "night"))
+                                    "display", "game", "serial", "night",
+                                    "pin_library"))
         base = Config()
         players = self.players(top)
         pin_map, pins = self.pin_map(top)
@@ -240,6 +243,8 @@ class _Reader:
                                   _one_of(LONG_PRESS_ACTIONS)),
             serial=self.serial(self.subtable(top, ("serial",))) if "serial" in top else None,
             night=self.night(self.subtable(top, ("night",))) if "night" in top else None,
+            pin_library=self.value(top, ("pin_library",), str, base.pin_library,
+                                   _one_of(PIN_LIBRARIES)),
         )
 
     def subtable(self, parent: Mapping[str, Any], keys: tuple[str, ...]) -> Mapping[str, Any]:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import queue
 import sys
 import time
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
+from typing import TextIO
 
 import serial
 from PIL import Image
@@ -55,7 +57,7 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.INFO, handlers=[log_handler(sys.stderr)])
     try:
         config = load(args.config)
     except ConfigError as err:
@@ -67,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             return _fail(err, EXIT_JOURNAL)
         events: queue.SimpleQueue[Event | None] = queue.SimpleQueue()
         try:
-            factory = mock_factory() if args.mock else open_pin_factory()
+            factory = mock_factory() if args.mock else open_pin_factory(config.pin_library)
             resources.callback(factory.close)
             screen, screen_pollers = open_screen(config, args.mock, events.put)
             daemon = assemble(config, journal, factory, screen, resources, events=events,
@@ -87,8 +89,52 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fail(err: Exception, status: int) -> int:
-    print(f"table-companion run: error: {err}", file=sys.stderr)
+    prefix = _priority(logging.ERROR) if to_journald(sys.stderr) else ""
+    print(f"{prefix}table-companion run: error: {err}", file=sys.stderr)
     return status
+
+
+LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
+
+
+def to_journald(stream: TextIO) -> bool:
+    """Whether ``stream`` goes to journald: systemd names that stream's device and inode in
+    ``JOURNAL_STREAM`` (a pipe to something else started from the unit has other ones)."""
+    named = os.environ.get("JOURNAL_STREAM")
+    if not named:
+        return False
+    try:
+        status = os.fstat(stream.fileno())
+    except (OSError, ValueError):
+        return False
+    return named == f"{status.st_dev}:{status.st_ino}"
+
+
+def _priority(level: int) -> str:
+    """The ``<N>`` prefix by which journald stores a line at syslog priority N."""
+    for floor, priority in ((logging.CRITICAL, 2), (logging.ERROR, 3), (logging.WARNING, 4),
+                            (logging.INFO, 6)):
+        if level >= floor:
+            return f"<{priority}>"
+    return "<7>"
+
+
+class JournaldFormatter(logging.Formatter):
+    """Each line of a record starts with its priority, so ``journalctl -p warning`` filters
+    by it (a traceback's lines too)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        prefix = _priority(record.levelno)
+        return prefix + super().format(record).replace("\n", "\n" + prefix)
+
+
+def log_handler(stream: TextIO) -> logging.Handler:
+    """The daemon's log lines on ``stream``, with journald's priority prefixes when the
+    stream is the journal's."""
+    handler = logging.StreamHandler(stream)
+    formatter = JournaldFormatter if to_journald(stream) else logging.Formatter
+    handler.setFormatter(formatter(LOG_FORMAT))
+    return handler
 
 
 class _NoScreen:

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from err
     with ExitStack() as resources:
         try:
-            factory = mock_factory() if args.mock else open_pin_factory()
+            factory = mock_factory() if args.mock else open_pin_factory(config.pin_library)
         except HardwareError as err:
             print(f"table-companion selftest: error: {err}", file=sys.stderr)
             return EXIT_HARDWARE

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import socket
@@ -9,13 +10,21 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 
 import games
 from firmware_host.cli import main
-from firmware_host.commands.run import EXIT_CONFIG, EXIT_HARDWARE, EXIT_JOURNAL
+from firmware_host.commands.run import (
+    EXIT_CONFIG,
+    EXIT_HARDWARE,
+    EXIT_JOURNAL,
+    log_handler,
+    to_journald,
+)
 from firmware_host.journal import Journal
+from hardware.pins.factory import NO_CHIP
 
 ROOT = Path(__file__).parents[2]
 
@@ -36,8 +45,9 @@ def write_config(tmp_path: Path, text: str = "") -> Path:
     return path
 
 
+@pytest.mark.parametrize("journald", [False, True], ids=["terminal", "journald"])
 def test_the_daemon_reports_ready_pings_and_stops_cleanly_on_sigterm(
-    tmp_path: Path, manager: socket.socket
+    tmp_path: Path, manager: socket.socket, journald: bool
 ) -> None:
     config = write_config(tmp_path, '[display]\ntype = "emulator"\n')
     with Journal.open(tmp_path / "journal.sqlite3") as journal:
@@ -46,9 +56,12 @@ def test_the_daemon_reports_ready_pings_and_stops_cleanly_on_sigterm(
         journal.apply(game, "roll 3")
     env = {**os.environ, "NOTIFY_SOCKET": manager.getsockname(), "WATCHDOG_USEC": "100000"}
     env.pop("WATCHDOG_PID", None)
+    stderr = (tmp_path / "stderr").open("w+")
+    if journald:  # as systemd starts the unit: stderr is the stream JOURNAL_STREAM names
+        env["JOURNAL_STREAM"] = journal_stream(stderr)
     daemon = subprocess.Popen(
         [sys.executable, "-m", "firmware_host.cli", "run", "--mock", "--config", str(config)],
-        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=stderr, text=True)
     try:
         messages = [manager.recv(4096).decode() for _ in range(4)]
         assert messages[:2] == ["STATUS=resumed Centennial after 1 moves", "READY=1"]
@@ -57,11 +70,14 @@ def test_the_daemon_reports_ready_pings_and_stops_cleanly_on_sigterm(
         while (message := manager.recv(4096).decode()) == "WATCHDOG=1":
             pass
         assert message == "STOPPING=1"
-        out, err = daemon.communicate(timeout=15)
+        out, _ = daemon.communicate(timeout=15)
     finally:
         daemon.kill()
+    err = (tmp_path / "stderr").read_text()
     assert daemon.returncode == 0, err
-    assert "INFO table_companion: stopped after 0 events" in err
+    prefix = "<6>" if journald else ""
+    assert err.splitlines()[-1] == f"{prefix}INFO table_companion: stopped after 0 events"
+    assert all(line.startswith("<6>") for line in err.splitlines()) == journald
     assert "Traceback" not in err
     assert "Centennial: 1 moves" not in out  # the screen is pixels, drawn in half-blocks
     assert "▀" in out or "▄" in out
@@ -79,6 +95,47 @@ def test_a_bad_config_exits_with_the_status_systemd_will_not_restart(
     )
 
 
+def journal_stream(file: IO[str]) -> str:
+    """JOURNAL_STREAM's value for ``file``: its device and inode, as systemd writes them."""
+    status = os.fstat(file.fileno())
+    return f"{status.st_dev}:{status.st_ino}"
+
+
+def test_errors_and_warnings_reach_journald_with_their_priority(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with (tmp_path / "stderr").open("w+") as stream:
+        monkeypatch.setenv("JOURNAL_STREAM", journal_stream(stream))
+        logger = logging.getLogger("table_companion.test")
+        logger.addHandler(log_handler(stream))
+        logger.setLevel(logging.INFO)
+        try:
+            logger.error("no screen")
+            logger.warning("GPIO: using rpigpio\nsecond line")
+            logger.info("running")
+        finally:
+            logger.handlers.clear()
+            logger.setLevel(logging.NOTSET)
+        monkeypatch.setattr(sys, "stderr", stream)
+        assert main(["run", "--config", str(tmp_path / "none.toml")]) == EXIT_CONFIG
+        stream.seek(0)
+        lines = stream.read().splitlines()
+    assert lines[:4] == ["<3>ERROR table_companion.test: no screen",
+                         "<4>WARNING table_companion.test: GPIO: using rpigpio",
+                         "<4>second line", "<6>INFO table_companion.test: running"]
+    assert lines[4].startswith("<3>table-companion run: error: ")
+
+
+def test_a_stream_that_is_not_the_journals_gets_no_prefixes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with (tmp_path / "a").open("w") as journal, (tmp_path / "b").open("w+") as other:
+        monkeypatch.setenv("JOURNAL_STREAM", journal_stream(journal))
+        assert not to_journald(other) and to_journald(journal)
+        record = logging.LogRecord("table_companion", logging.ERROR, "", 0, "x", None, None)
+        assert log_handler(other).format(record) == "ERROR table_companion: x"
+
+
 def test_an_unusable_journal_exits_with_its_own_status(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -88,14 +145,11 @@ def test_an_unusable_journal_exits_with_its_own_status(
 
 
 def test_without_gpio_the_error_names_the_fix(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_gpio: None
 ) -> None:
-    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     assert main(["run", "--config", str(write_config(tmp_path))]) == EXIT_HARDWARE
     err = capsys.readouterr().err
-    assert err.startswith("table-companion run: error: GPIO: ")
-    assert "sudo apt install python3-lgpio" in err and "--mock" in err
-    assert err.count("\n") == 1
+    assert err == f"table-companion run: error: {NO_CHIP}\n"
 
 
 def test_the_pin_maps_inputs_reach_the_queue_and_are_released(tmp_path: Path) -> None:
