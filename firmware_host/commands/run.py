@@ -19,7 +19,6 @@ from functools import partial
 from pathlib import Path
 from typing import TextIO
 
-import serial
 from PIL import Image
 
 from firmware_host.commands import Subparsers, add_command
@@ -36,6 +35,7 @@ from hardware.errors import HardwareError
 from hardware.events import Event
 from hardware.pins.driver_types import Emit
 from hardware.pins.factory import mock_factory, open_pin_factory
+from hardware.serial.bridge import serial_for_url
 
 # sysexits.h codes: each is a mistake that a restart would only repeat
 EXIT_CONFIG = 78  # EX_CONFIG: the config file is wrong
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             screen, screen_pollers = open_screen(config, args.mock, events.put)
             daemon = assemble(config, journal, factory, screen, resources, events=events,
                               notifier=Notifier.from_environ(), pollers=screen_pollers,
-                              serial_opener=serial.serial_for_url)
+                              serial_opener=serial_for_url)
         except HardwareError as err:
             return _fail(err, EXIT_HARDWARE)
         panel = None if args.mock or config.display is None else config.display.describe()

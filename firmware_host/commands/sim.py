@@ -26,8 +26,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-import serial
-
 from firmware_host.commands import Subparsers, add_command
 from firmware_host.config import Config, SerialConfig, load
 from firmware_host.daemon import assemble, journal_state, open_journal
@@ -42,7 +40,7 @@ from hardware.controls.mock_table import MockTable
 from hardware.events import Event
 from hardware.pins.driver_types import PinFactory
 from hardware.pins.factory import mock_factory
-from hardware.serial.bridge import Opener
+from hardware.serial.bridge import Opener, serial_for_url
 
 DEMO = "demo"
 SCENARIO_SEED = 1
@@ -101,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         if scenario is None:
             return interactive(config, journal, factory, resources, seed=args.seed,
                                keys_fd=sys.stdin.fileno(), out=sys.stdout,
-                               serial_opener=serial.serial_for_url)
+                               serial_opener=serial_for_url)
         _make_folder(args.out, "--out")
         seed = SCENARIO_SEED if args.seed is None else args.seed
         played = play(scenario, config, journal, factory, args.out, seed=seed)

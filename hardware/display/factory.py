@@ -7,16 +7,16 @@ device is opened, luma's init sequence sent, and every way that can fail turned 
 The luma device is built with ``persist = True``: luma registers an exit hook that switches
 the panel off and clears it unless ``persist`` is set, and the score must stay readable when
 the service stops or restarts.
+
+luma (and gpiozero, for SPI's DC and reset lines) are imported when a panel is opened, not
+with this module: the config names controllers and interfaces from here, and a command that
+only reads the config must not pay for them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-
-import luma.core.error
-from luma.core.interface.serial import i2c, spi
-from luma.oled.device import sh1106, ssd1306
 
 from hardware.display.oled import (
     SH1106_COLUMN_OFFSET,
@@ -25,7 +25,6 @@ from hardware.display.oled import (
     SSD1306Addressing,
 )
 from hardware.display.protocol import HEIGHT, WIDTH
-from hardware.display.spi_lines import GpiozeroOutputs
 from hardware.errors import DeviceMissingError, HardwareError, building
 
 CONTROLLERS = ("ssd1306", "sh1106")
@@ -83,6 +82,10 @@ def open_interface(
 ) -> Any:
     """luma's serial interface for the config; ``smbus``/``spidev``/``pin_factory`` stand in
     for the kernel devices in tests (None opens the real ones)."""
+    from luma.core.interface.serial import i2c, spi
+
+    from hardware.display.spi_lines import GpiozeroOutputs
+
     if config.interface == "i2c":
         return i2c(bus=smbus, port=config.i2c_bus, address=config.i2c_address)
     outputs = GpiozeroOutputs(pin_factory)
@@ -103,6 +106,8 @@ def open_interface(
 
 def build_luma_device(config: OledConfig, interface: Any) -> Any:
     """luma's device for the controller; its constructor sends the init sequence and a clear."""
+    from luma.oled.device import sh1106, ssd1306
+
     if config.controller == "ssd1306":
         device = ssd1306(interface, width=WIDTH, height=HEIGHT, rotate=config.rotate)
     else:
@@ -135,6 +140,8 @@ def open_oled(config: OledConfig, **backends: Any) -> PagedOled:
             f"{where}: the Python package {err.name} is missing; install it "
             f"(sudo apt install python3-{err.name}, or pip install {err.name})"
         ) from err
+    import luma.core.error
+
     try:
         return build_oled(config, interface)
     except (luma.core.error.Error, OSError) as err:

@@ -18,10 +18,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from contextlib import suppress
-from importlib.metadata import version
-from typing import Protocol
-
-import serial
+from functools import cache
+from typing import Any, Protocol
 
 from hardware.backoff import Backoff
 from hardware.events import CellChanged, DiceRolled
@@ -41,7 +39,6 @@ log = logging.getLogger(__name__)
 
 DEVICE = "serial"
 HOST_NAME = "table-companion"
-HOST_VERSION = version(HOST_NAME)
 READ_CHUNK = 4096
 WRITE_TIMEOUT = 0.5
 """A device that has not drained its input for this long is taken as gone."""
@@ -61,6 +58,23 @@ Opener = Callable[..., SerialPort]
 """``serial.serial_for_url``, or a test's wrapper of it."""
 
 
+def serial_for_url(url: str, **options: Any) -> SerialPort:
+    """pyserial's opener, imported on first use: a daemon without a serial device (and its
+    cold start) never loads pyserial. pyserial's ``SerialException`` is an ``OSError``."""
+    import serial
+
+    port: SerialPort = serial.serial_for_url(url, **options)
+    return port
+
+
+@cache
+def host_version() -> str:
+    """This program's installed version, for HELLO; looked up once, when first greeting."""
+    from importlib.metadata import version
+
+    return version(HOST_NAME)
+
+
 class SerialBridge:
     """Reads TC1 lines from ``url`` and emits events; see the module docstring.
 
@@ -72,7 +86,7 @@ class SerialBridge:
         self,
         url: str,
         emit: Emit,
-        opener: Opener = serial.serial_for_url,
+        opener: Opener = serial_for_url,
         baudrate: int = 115200,
         backoff: Backoff | None = None,
         hello_timeout: float = 2.0,
@@ -109,7 +123,7 @@ class SerialBridge:
             return
         try:
             data = self._require_port().read(READ_CHUNK)
-        except (serial.SerialException, OSError) as err:
+        except OSError as err:
             self._lost(now, err)
             return
         for line in self._splitter.feed(data):
@@ -134,7 +148,7 @@ class SerialBridge:
         try:
             self._port = self._opener(self.url, baudrate=self._baudrate, timeout=0,
                                       write_timeout=WRITE_TIMEOUT, exclusive=True)
-        except (serial.SerialException, OSError, ValueError) as err:
+        except (OSError, ValueError) as err:
             self._retry_at = now + self._backoff.next_delay()
             self._status.report(False, f"serial device on {self.url} cannot be opened ({err}); "
                                        "retrying")
@@ -147,7 +161,7 @@ class SerialBridge:
 
     def _greet(self, now: float) -> None:
         self._hello_due = now + self._hello_timeout
-        self._send(now, "HELLO", HOST_NAME, HOST_VERSION)
+        self._send(now, "HELLO", HOST_NAME, host_version())
         self._send(now, "SNAP")
 
     def _lost(self, now: float, err: BaseException) -> None:
@@ -161,7 +175,7 @@ class SerialBridge:
             return
         try:
             self._port.write(encode_line(list(words)))
-        except (serial.SerialException, OSError) as err:
+        except OSError as err:
             self._lost(now, err)
 
     def _require_port(self) -> SerialPort:
