@@ -25,6 +25,7 @@ from hardware.events import (
     Event,
 )
 from hardware.pins.clock import ManualClock
+from hardware.pins.factory import NO_CHIP
 from hardware.wiring.pinmap import load_pin_map
 
 
@@ -125,14 +126,10 @@ def test_selftest_mock_runs_unattended(capsys: pytest.CaptureFixture[str]) -> No
     assert out[-1] == "all 83 checks passed"
 
 
-def test_selftest_without_gpio_is_one_line(monkeypatch: pytest.MonkeyPatch,
+def test_selftest_without_gpio_is_one_line(no_gpio: None,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-library")
     assert main(["selftest", "--map", "pi40"]) == 69
-    err = capsys.readouterr().err
-    assert err.startswith("table-companion selftest: error: GPIO: no pin library could be "
-                          "loaded")
-    assert err.count("\n") == 1
+    assert capsys.readouterr().err == f"table-companion selftest: error: {NO_CHIP}\n"
 
 
 def test_selftest_refuses_a_bad_map_or_timeout(capsys: pytest.CaptureFixture[str]) -> None:
