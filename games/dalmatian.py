@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from games.core import GameState, Opening, Option, Phase, Result, Roll, Setup, rank_by
-from games.dalmatian_advice import REROLLS, Advice, advise
+from games.dalmatian_advice import REROLLS, Advice, advise, prepare
 from games.dalmatian_score import Group, best_split, score
 from games.dice_multisets import HAND_SIZE
 from games.errors import IllegalAction, NotationError, OptionError
@@ -210,6 +210,12 @@ class Dalmatian(GameState[Action]):
             return None
         return advise(self._dice, self.total, rerolls=self.rerolls_left, budget=self.budget_left,
                       several_groups=self.several_groups)
+
+    def prepare_advice(self) -> None:
+        """Build the advisor's tables for this round's starting total now, so that no
+        :meth:`advice` of the round waits for them (cheap once built; nothing between rounds)."""
+        if self.total is not None:
+            prepare(self.total, budget=self.budget, several_groups=self.several_groups)
 
     @property
     def _reroll_limit(self) -> int:

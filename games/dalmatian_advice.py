@@ -14,12 +14,12 @@ the two-reroll rule and its number of dice under ``reroll_budget``; ``reach[c][H
 ``expect`` among the hands ``H`` can be cut down to at that price.
 
 Levels are computed per starting total, scoring rule and reroll rule the first time a query
-needs them, and kept.
+needs them, and kept; :func:`prepare` computes every level a rule can ask for ahead of the
+first query (the daemon calls it while a round's starting total is on the screen).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -85,9 +85,15 @@ class _Plan:
         self.reach.append(reach)
 
 
-@functools.cache
+_PLANS: dict[tuple[int, bool, bool], _Plan] = {}
+
+
 def _plan(total: int, several_groups: bool, budget_rule: bool) -> _Plan:
-    return _Plan(total, several_groups, budget_rule)
+    key = (total, several_groups, budget_rule)
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _PLANS[key] = _Plan(total, several_groups, budget_rule)
+    return plan
 
 
 def choices(
@@ -117,6 +123,22 @@ def choices(
             found.append(Advice(shape.faces[held], _less(shape.faces[whole], shape.faces[held]),
                                 plan.level(after)[held]))
     return sorted(found, key=lambda a: (-round(a.expected / _TIE), -len(a.hold), a.hold))
+
+
+def prepare(total: int, *, budget: int | None = None, several_groups: bool = False) -> None:
+    """Compute every level a game under this rule can query (two rerolls, or a ``budget`` of
+    dice), so that each later :func:`choices` call only looks values up; cheap once done."""
+    check_total(total)
+    budget_rule, most = _reroll_rule(None, budget)
+    lattice()
+    _plan(total, bool(several_groups), budget_rule).level(most - 1)
+
+
+def prepared(total: int, *, budget: int | None = None, several_groups: bool = False) -> bool:
+    """Whether every level :func:`prepare` builds for this rule is there already."""
+    budget_rule, most = _reroll_rule(None, budget)
+    plan = _PLANS.get((total, bool(several_groups), budget_rule))
+    return plan is not None and len(plan.expect) >= most
 
 
 def advise(

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+import games.dalmatian_advice
 from firmware_host.config import Config, GameConfig
 from firmware_host.journal import Journal
 from firmware_host.menu import DiceEntry
@@ -22,6 +23,7 @@ from firmware_host.views import BoardFixView, GameView, MenuView, NoticeView, Vi
 from games import new_game
 from games.core import Phase
 from games.dalmatian import Dalmatian
+from games.dalmatian_advice import prepared
 from hardware.display.protocol import new_frame
 from hardware.events import (
     CellChanged,
@@ -420,3 +422,23 @@ def test_a_reroll_tumbles_the_thrown_dice_beside_the_held_ones(table: Table) -> 
     table.referee.tick(20.0)
     view = table.referee.view()
     assert isinstance(view, GameView) and view.rolling == (5, 6, 6, 6, 6)
+
+
+@pytest.mark.parametrize("hint", [True, False])
+def test_the_advisor_tables_are_built_at_the_tick_after_the_total_is_shown(
+    tmp_path: Path, hint: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(games.dalmatian_advice, "_PLANS", {})
+    config = Config(players=("Ann", "Ben"), game=GameConfig("dalmatian", {"rounds": 1}),
+                    hint=hint)
+    with Journal.open(tmp_path / "journal.sqlite3") as journal:
+        table = Table(journal, config)
+        start_dalmatian(table)
+        table.roll(6, 6, 6, 6, 6)
+        table.roll(1, 1, 1, 1, 1)
+        table.referee.tick(0.0)
+        assert not prepared(6)  # no total yet
+        table.roll(3, 3)  # the starting total 6 is shown; Ben has not thrown
+        assert not prepared(6)
+        table.referee.tick(0.0)
+        assert prepared(6) is hint  # no hint shown, nothing to build

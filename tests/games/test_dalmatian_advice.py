@@ -8,7 +8,8 @@ from itertools import combinations, combinations_with_replacement, product
 
 import pytest
 
-from games.dalmatian_advice import Advice, advise, choices
+import games.dalmatian_advice
+from games.dalmatian_advice import Advice, advise, choices, prepare, prepared
 from games.dalmatian_score import score
 from games.errors import BadDiceError, OptionError
 
@@ -122,3 +123,18 @@ def test_bad_queries_are_named() -> None:
         advise((1, 2, 3, 4, 5), 7, budget=9)
     with pytest.raises(OptionError, match="not both"):
         advise((1, 2, 3, 4, 5), 7, rerolls=1, budget=1)
+
+
+@pytest.mark.parametrize("budget", [None, 8, 3])
+def test_prepare_builds_every_level_a_game_can_ask_for(
+    budget: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(games.dalmatian_advice, "_PLANS", {})
+    assert not prepared(9, budget=budget)
+    prepare(9, budget=budget)
+    assert prepared(9, budget=budget) and not prepared(9, budget=budget, several_groups=True)
+    built = [len(plan.expect) for plan in games.dalmatian_advice._PLANS.values()]
+    rule = {"rerolls": 2} if budget is None else {"budget": budget}
+    for hand in combinations_with_replacement(range(1, 7), 5):
+        choices(hand, 9, **rule)  # every query of a whole turn: nothing more to build
+    assert [len(plan.expect) for plan in games.dalmatian_advice._PLANS.values()] == built
