@@ -42,6 +42,9 @@ class ConfigError(UsageError, ValueError):
 LONG_PRESS_ACTIONS = ("menu", "undo", "dice")
 """A long press on ROLL opens the menu, asks to undo the last action, or types in dice."""
 
+SOUND_SETTINGS = ("on", "off")
+"""The buzzer chirps, buzzes and plays (on), or stays quiet (off); the menu can change it."""
+
 
 @dataclass(frozen=True)
 class GameConfig:
@@ -123,6 +126,7 @@ class Config:
     journal: Path = Path("/var/lib/table-companion/journal.sqlite3")
     hint: bool = True
     long_press: str = "menu"  # what holding ROLL does: one of LONG_PRESS_ACTIONS
+    sound: str = "on"  # the buzzer (when the pin map has one): one of SOUND_SETTINGS
     serial: SerialConfig | None = None  # None: no serial device, the GPIO pins alone
     night: NightConfig | None = None  # None: this table publishes to no game night
     pin_library: str = "auto"  # gpiozero's pin factory: one of PIN_LIBRARIES
@@ -225,7 +229,7 @@ class _Reader:
 
     def config(self, data: Mapping[str, Any]) -> Config:
         top = self.table(data, (), ("pin_map", "players", "journal", "hint", "long_press",
-                                    "display", "game", "serial", "night",
+                                    "sound", "display", "game", "serial", "night",
                                     "pin_library"))
         base = Config()
         players = self.players(top)
@@ -241,6 +245,7 @@ class _Reader:
             hint=self.value(top, ("hint",), bool, base.hint),
             long_press=self.value(top, ("long_press",), str, base.long_press,
                                   _one_of(LONG_PRESS_ACTIONS)),
+            sound=self.value(top, ("sound",), str, base.sound, _one_of(SOUND_SETTINGS)),
             serial=self.serial(self.subtable(top, ("serial",))) if "serial" in top else None,
             night=self.night(self.subtable(top, ("night",))) if "night" in top else None,
             pin_library=self.value(top, ("pin_library",), str, base.pin_library,

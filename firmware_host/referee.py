@@ -54,6 +54,8 @@ from hardware.events import (
 log = logging.getLogger(__name__)
 
 TUMBLE_FRAME_S = 0.06  # eight faces in about half a second: a roll, not a wait
+SCROLL_S = 0.3  # a long menu line moves a character this often: read, not chased
+ROW_CHARS = 16  # a menu line longer than this may not fit its row: it may need to scroll
 HOLDS = (Control.HOLD1, Control.HOLD2, Control.HOLD3, Control.HOLD4, Control.HOLD5)
 Renderer = Callable[[View], Image.Image]
 Occupancy = Callable[[], frozenset[tuple[int, int]]]
@@ -122,6 +124,7 @@ class Referee:
         self.shutdown = shutdown or (lambda: None)
         self.render = render
         self.hint = config.hint
+        self.sound = config.sound == "on"
         self.game: GameState[Any] | None = None
         self.recogniser: Recogniser | None = None
         self.pages: list[Page] = []
@@ -133,6 +136,7 @@ class Referee:
         self.rolling: tuple[int, ...] | None = None  # the faces shown while dice tumble
         self._tumble: list[tuple[int, ...]] = []  # the animation frames still to show
         self._next_tumble: float | None = None
+        self._next_scroll: float | None = None  # when a long menu line moves on
         self._dirty = True  # the screen has changed since the last frame
         if game is None:
             self.pages.append(self._new_game_menu())
@@ -156,13 +160,14 @@ class Referee:
         self._dirty = True
 
     def tick(self, now: float) -> None:
-        """Show the next face of a tumbling roll when its time has come.
+        """Show the next face of a tumbling roll, or scroll a long menu line, when due.
 
         The loop ticks once the frame after an event is shown, before it waits for the next:
         the moment to build Dalmatian's advisor tables for a starting total just shown
         (6-14 ms here the first time), so the first hint of the round does not wait."""
         if self.hint and isinstance(self.game, Dalmatian):
             self.game.prepare_advice()
+        self._scroll_menu(now)
         if self.rolling is None and not self._tumble:
             return
         if self._next_tumble is not None and now < self._next_tumble:
@@ -170,6 +175,19 @@ class Referee:
         self.rolling = self._tumble.pop(0) if self._tumble else None
         self._next_tumble = now + TUMBLE_FRAME_S
         self._dirty = True
+
+    def _scroll_menu(self, now: float) -> None:
+        """Move a highlighted menu line too long for its row on by a character."""
+        page = self.pages[-1] if self.pages and self.notice is None else None
+        if not isinstance(page, Menu) or page.message or len(page.highlighted()) <= ROW_CHARS:
+            self._next_scroll = None
+            return
+        if self._next_scroll is None:
+            self._next_scroll = now + SCROLL_S
+        elif now >= self._next_scroll:
+            page.scroll += 1
+            self._next_scroll = now + SCROLL_S
+            self._dirty = True
 
     def frame(self) -> Image.Image | None:
         if not self._dirty:
@@ -201,6 +219,8 @@ class Referee:
             case ControlHeld(control=Control.ROLL):
                 if self.game is not None and not self.pages:
                     self._long_press()
+                elif self.pages and not self.pages[-1].closable:
+                    self.pages.append(self._game_menu())
             case ControlHeld(control=control):
                 self._press(control)
             case ControlTurned(steps=steps):
@@ -236,6 +256,8 @@ class Referee:
                 page.back()
             elif page.closable:
                 self._close(page)
+            else:  # the game choice: BACK opens the menu, as it does in a game
+                self.pages.append(self._game_menu())
 
     def _press_in_game(self, control: Control, steps: int) -> None:
         game = self.game
@@ -390,8 +412,9 @@ class Referee:
         for key, option in cls.OPTIONS.items():
             steps = _option_values(option)
             if len(steps) > 1:
-                entries.append(Entry(partial(_option_label, values, key),
-                                     partial(_cycle, values, key, steps)))
+                entries.append(Entry(partial(lambda text: text, option.label or key),
+                                     partial(_cycle, values, key, steps),
+                                     partial(lambda o, k: o.spoken(values[k]), option, key)))
         return Menu(f"{cls.TITLE}: options", entries)
 
     def _start(self, name: str, players: int, values: Mapping[str, Any]) -> None:
@@ -403,8 +426,8 @@ class Referee:
         log.info("started %s for %s", cls.TITLE, ", ".join(game.setup.names))
 
     def _game_menu(self) -> Menu:
-        game = self.game
-        assert game is not None
+        """The menu: the same entries in the same places from every screen, the game choice
+        included; an entry that does not apply now is greyed and says why."""
         menu = Menu("Menu", [])
 
         def back() -> None:
@@ -413,31 +436,54 @@ class Referee:
         def ask(question: str, then: Callable[[], None]) -> Callable[[], None]:
             return partial(self._ask, question, then)
 
-        entries = [entry("Back to the game", back)]
-        if game.history:
-            entries.append(entry("Undo last action", self._ask_undo))
-        if game.phase is Phase.ROLL:
-            entries.append(entry("Enter dice by hand", _chain(back, self._open_dice_entry)))
-        entries.append(Entry(lambda: f"Hint: {'on' if self.hint else 'off'}", self._toggle_hint))
-        entries.append(entry("Standings", self._show_standings))
-        if game.is_over:
-            entries.append(entry("Next game", _chain(back, self._open_new_game)))
-        else:
-            entries.append(entry("Abandon game", ask("Abandon this game?", self._abandon)))
-        entries.append(entry("Shut down", ask("Shut down?", self._shut_down)))
-        menu.entries = entries
+        def over() -> bool:
+            return self.game is not None and self.game.is_over
+
+        menu.entries = [
+            Entry(lambda: "Back to the game" if self.game else "Back to the game choice", back),
+            entry("Undo last action", self._ask_undo, self._why_no_undo),
+            entry("Enter dice by hand", _chain(back, self._open_dice_entry), self._why_no_dice),
+            entry("Standings", self._show_standings),
+            entry("Settings", self._open_settings),
+            Entry(lambda: "Next game" if over() else "Abandon game",
+                  lambda: _chain(back, self._open_new_game)() if over()
+                  else ask("Abandon this game?", self._abandon)(),
+                  unavailable=lambda: None if self.game else "no game is being played"),
+            entry("Shut down", ask("Shut down?", self._shut_down)),
+        ]
         return menu
+
+    def _settings_menu(self) -> Menu:
+        """What a table may change during the evening; each shows its setting."""
+        return Menu("Settings", [
+            Entry(lambda: "Hint", self._toggle_hint, lambda: "on" if self.hint else "off"),
+            Entry(lambda: "Sound", self._toggle_sound, lambda: "on" if self.sound else "off"),
+        ])
+
+    def _open_settings(self) -> None:
+        self.pages.append(self._settings_menu())
+
+    def _why_no_undo(self) -> str | None:
+        if self.game is None:
+            return "no game is being played"
+        return None if self.game.history else "nothing to undo yet"
+
+    def _why_no_dice(self) -> str | None:
+        if self.game is None:
+            return "no game is being played"
+        return None if self.game.phase is Phase.ROLL else "no dice are due now"
 
     def _ask(self, question: str, then: Callable[[], None]) -> None:
         question_menu = confirm(question, then, lambda: self._close(question_menu))
         self.pages.append(question_menu)
 
     def _ask_undo(self) -> None:
-        assert self.game is not None
-        if self.game.history:
-            self._ask(f"Undo {self.game.history[-1]}?", self._undo)
+        reason = self._why_no_undo()
+        if reason is not None:
+            self._say(reason)
         else:
-            self._say("nothing to undo yet")
+            assert self.game is not None
+            self._ask(f"Undo {self.game.history[-1]}?", self._undo)
 
     def _long_press(self) -> None:
         """A long press on ROLL, as the config's ``long_press`` says."""
@@ -473,6 +519,9 @@ class Referee:
     def _toggle_hint(self) -> None:
         self.hint = not self.hint
 
+    def _toggle_sound(self) -> None:
+        self.sound = not self.sound
+
     def _undo(self) -> None:
         game = self.game
         assert game is not None
@@ -500,10 +549,6 @@ def _faces(dice: tuple[int, ...]) -> str:
     return "-".join(str(d) for d in dice)
 
 
-def _show(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def _option_values(option: Option) -> tuple[Any, ...]:
     """The values SELECT steps through; free-form options stay as the config sets them."""
     if option.choices is not None:
@@ -514,10 +559,6 @@ def _option_values(option: Option) -> tuple[Any, ...]:
         return tuple(sorted({option.default, max(1, option.default // 2),
                              max(1, option.default // 4), option.default * 2}))
     return ()
-
-
-def _option_label(values: Mapping[str, Any], key: str) -> str:
-    return f"{key}: {_show(values[key])}"
 
 
 def _chain(*steps: Callable[[], None]) -> Callable[[], None]:

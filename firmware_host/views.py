@@ -23,7 +23,8 @@ class GameView:
     next accepted input. ``hint`` turns the advisor's hint on (Dalmatian's best hold).
     ``rolling`` holds the faces of a roll animation frame while dice tumble. ``held`` are the
     indexes (into ``game.dice``, 0-4) of the dice a Dalmatian player keeps with the hold
-    buttons; the ROLL button then throws the others.
+    buttons; the ROLL button then throws the others. ``scroll`` counts the ticks the
+    highlighted choice has been shown, for a choice too long for its row.
     """
 
     game: GameState[Any]
@@ -33,16 +34,34 @@ class GameView:
     hint: bool = True
     rolling: tuple[int, ...] | None = None
     held: frozenset[int] = frozenset()
+    scroll: int = 0
 
 
 @dataclass(frozen=True)
 class MenuView:
-    """A list to choose from: the game menu, the player count, a variant, a confirmation."""
+    """A list to choose from: the game menu, the player count, a variant, a confirmation.
+
+    ``values`` (empty, or one a item, "" for none) are shown at the right of their items,
+    always whole: an option's setting. ``greyed`` indexes items that do not apply now; they
+    keep their place, so counting presses still works. ``scroll`` counts the ticks the
+    highlighted item has been shown: a line too long for the screen scrolls by it.
+    """
 
     title: str
     items: tuple[str, ...]
     cursor: int = 0
     message: str | None = None
+    values: tuple[str, ...] = ()
+    greyed: frozenset[int] = frozenset()
+    scroll: int = 0
+
+
+@dataclass(frozen=True)
+class DiceEntryView:
+    """Dice thrown by hand being typed in: every die's face so far, and the one being set."""
+
+    faces: tuple[int, ...]
+    cursor: int
 
 
 @dataclass(frozen=True)
@@ -61,4 +80,4 @@ class NoticeView:
     lines: tuple[str, ...]
 
 
-View = GameView | MenuView | BoardFixView | NoticeView
+View = GameView | MenuView | DiceEntryView | BoardFixView | NoticeView

@@ -202,15 +202,21 @@ class Centennial(GameState[CentennialAction]):
             "auto: the companion moves the roller along the whole chain; "
             "declare: the roller says where they stop and others claim the rest",
             ("auto", "declare"),
+            label="Moves", words={"auto": "whole chain", "declare": "roller says"},
         ),
-        "dice_reuse": Option(True, "a die may serve several steps of one throw"),
-        "claim_chain": Option(True, "a claimant may take several overlooked numbers in a row"),
+        "dice_reuse": Option(True, "a die may serve several steps of one throw",
+                             label="A die serves several steps"),
+        "claim_chain": Option(True, "a claimant may take several overlooked numbers in a row",
+                              label="Claim several numbers"),
         "claim_mode": Option(
             "first_caller",
             "who gets an overlooked number: whoever calls first, or asked in turn order",
             ("first_caller", "turn_order"),
+            label="Missed numbers go to",
+            words={"first_caller": "first caller", "turn_order": "turn order"},
         ),
-        "roll_again": Option(False, "throw again after every throw that moved your marker"),
+        "roll_again": Option(False, "throw again after every throw that moved your marker",
+                             label="Throw again after a move"),
     }
 
     def _start(self) -> None:

@@ -109,8 +109,10 @@ class CenterPoint(GameState[Move]):
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
     OPTIONS = {
-        "six_enters": Option(False, "a 6 may be used as a 1 to enter a marker"),
-        "board": Option(SHIPPED_BOARD, "a shipped board's name or the path of a board file"),
+        "six_enters": Option(False, "a 6 may be used as a 1 to enter a marker",
+                             label="A 6 enters too"),
+        "board": Option(SHIPPED_BOARD, "a shipped board's name or the path of a board file",
+                        label="Board"),
     }
 
     @classmethod

@@ -39,11 +39,24 @@ class Option:
 
     The type of the default is the type of the option. ``choices`` lists the allowed values;
     without it any value of the right type is allowed (booleans and strings alike).
+    ``label`` is what a set-up screen calls the option, in a player's words ("Dice rule");
+    ``words`` names values the same way (``{"max_then_larger": "standard"}``); booleans
+    read "yes"/"no" unless ``words`` says otherwise.
     """
 
     default: Any
     help: str
     choices: tuple[Any, ...] | None = None
+    label: str = ""
+    words: Mapping[Any, str] = field(default_factory=dict)
+
+    def spoken(self, value: Any) -> str:
+        """``value`` as a set-up screen shows it."""
+        if value in self.words:
+            return self.words[value]
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return str(value)
 
     def validate(self, name: str, value: Any) -> Any:
         kind = type(self.default)

@@ -99,13 +99,15 @@ class Dalmatian(GameState[Action]):
     MAX_PLAYERS = 6
     OPTIONS = {
         "dice_in_several_groups": Option(
-            False, "a die may count in several groups (variation 1)"),
+            False, "a die may count in several groups (variation 1)",
+            label="Dice in several groups"),
         "round_winner_only": Option(
-            False, "only the round's highest score is recorded (variation 2)"),
+            False, "only the round's highest score is recorded (variation 2)",
+            label="Only the round's best scores"),
         "reroll_budget": Option(
             "none", "dice that may be rerolled in a turn, in place of two rerolls (variation 3)",
-            ("none", "8")),
-        "rounds": Option(12, f"rounds in a game, 1 to {MAX_ROUNDS}"),
+            ("none", "8"), label="Rerolls", words={"none": "two a turn", "8": "8 dice"}),
+        "rounds": Option(12, f"rounds in a game, 1 to {MAX_ROUNDS}", label="Rounds"),
     }
 
     @classmethod

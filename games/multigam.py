@@ -272,7 +272,9 @@ class MultiGam(GameState[Play]):
     OPTIONS = {
         "dice_rule": Option(DICE_RULES[0], "how much of a roll must be played: as many dice as "
                             "possible then the larger, as many as possible, or any",
-                            DICE_RULES),
+                            DICE_RULES, label="Dice rule",
+                            words={"max_then_larger": "standard", "max_only": "most dice",
+                                   "free": "free"}),
     }
 
     def _start(self) -> None:

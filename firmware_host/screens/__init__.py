@@ -19,10 +19,11 @@ from PIL import Image
 from firmware_host.screens.banner import BODY_TOP
 from firmware_host.screens.boardfix import draw_board_fix
 from firmware_host.screens.canvas import Canvas
+from firmware_host.screens.dice_entry import draw_dice_entry
 from firmware_host.screens.menu import draw_menu
 from firmware_host.screens.message import draw_message
 from firmware_host.screens.notice import draw_notice
-from firmware_host.views import BoardFixView, GameView, MenuView, NoticeView, View
+from firmware_host.views import BoardFixView, DiceEntryView, GameView, MenuView, NoticeView, View
 
 GAME_SCREENS = ("centennial", "sequence", "centerpoint", "dalmatian", "multigam")
 """Games with a screen module of their own in this package (module name = game NAME)."""
@@ -50,6 +51,8 @@ def render(view: View) -> Image.Image:
             top = draw_menu(canvas, view)
             if view.message:
                 draw_message(canvas, view.message, top)
+        case DiceEntryView():
+            draw_dice_entry(canvas, view)
         case BoardFixView():
             draw_board_fix(canvas, view)
         case NoticeView():

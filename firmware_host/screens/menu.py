@@ -11,5 +11,6 @@ from firmware_host.views import MenuView
 def draw_menu(canvas: Canvas, view: MenuView) -> int:
     """The title band and the items; returns the top of the body (for a message)."""
     top = draw_title(canvas, view.title) + 1
-    draw_choices(canvas, (0, top, canvas.width, canvas.height - top), view.items, view.cursor)
+    draw_choices(canvas, (0, top, canvas.width, canvas.height - top), view.items, view.cursor,
+                 view.values, view.greyed, view.scroll)
     return top

@@ -11,7 +11,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import games
-from firmware_host.views import BoardFixView, GameView, MenuView, NoticeView, View
+from firmware_host.views import (
+    BoardFixView,
+    DiceEntryView,
+    GameView,
+    MenuView,
+    NoticeView,
+    View,
+)
 from games.core import GameState, Phase
 from games.dalmatian import Dalmatian
 from games.errors import IllegalAction
@@ -177,6 +184,36 @@ def menu_players() -> View:
                     message="Sequence Dice: 4 players play as two teams")
 
 
+def options_menu(name: str, cursor: int, scroll: int = 0) -> MenuView:
+    """A game's options as the set-up screen lists them, each at its default."""
+    cls = games.game_class(name)
+    shown = [(o.label, o.spoken(o.default)) for o in cls.OPTIONS.values() if o.label != "Board"]
+    return MenuView(f"{cls.TITLE}: options", ("Start", *(label for label, _ in shown)), cursor,
+                    values=("", *(value for _, value in shown)), scroll=scroll)
+
+
+def menu_options() -> View:
+    return options_menu("dalmatian", cursor=2)
+
+
+def menu_options_scrolled() -> View:
+    return options_menu("dalmatian", cursor=2, scroll=10)
+
+
+def menu_options_multigam() -> View:
+    return options_menu("multigam", cursor=1)
+
+
+def menu_game_greyed() -> View:
+    items = ("Back to the game", "Undo last action", "Enter dice by hand", "Standings",
+             "Settings", "Abandon game", "Shut down")
+    return MenuView("Menu", items, cursor=2, greyed=frozenset({1, 2}))
+
+
+def dice_entry() -> View:
+    return DiceEntryView((3, 6, 1, 1, 1), cursor=2)
+
+
 def board_fix() -> View:
     return BoardFixView("Fix the board", ("put a chip on B3", "lift the chip from C4",
                                           "put a chip on F6", "lift the chip from A1",
@@ -208,6 +245,11 @@ SAMPLES: dict[str, Callable[[], View]] = {
     "multigam_over": multigam_over,
     "menu_long": menu_long,
     "menu_players": menu_players,
+    "menu_options": menu_options,
+    "menu_options_scrolled": menu_options_scrolled,
+    "menu_options_multigam": menu_options_multigam,
+    "menu_game_greyed": menu_game_greyed,
+    "dice_entry": dice_entry,
     "board_fix": board_fix,
     "notice": notice,
 }

@@ -115,7 +115,7 @@ def test_the_panels_own_limits_are_reported_at_their_key() -> None:
 def test_an_unknown_key_lists_the_known_ones() -> None:
     assert error_of('pins = "x"\n') == (
         f"{FILE}, line 1: pins: unknown key; allowed keys: "
-        "pin_map, players, journal, hint, long_press, display, game, serial, night, "
+        "pin_map, players, journal, hint, long_press, sound, display, game, serial, night, "
         "pin_library"
     )
     assert error_of("[display]\nwidth = 128\n").startswith(

@@ -233,8 +233,10 @@ class Player:
         elif view.title == f"{title}: players":
             wanted = f"{self.plan.players} players"
         elif view.title == f"{title}: options":
-            changes = [f"{key}: " for key, value in self.plan.options.items()
-                       if f"{key}: {value}" not in view.items]
+            options = games.game_class(self.plan.game).OPTIONS
+            shown = set(zip(view.items, view.values, strict=True))
+            changes = [options[key].label for key, value in self.plan.options.items()
+                       if (options[key].label, options[key].spoken(value)) not in shown]
             wanted = changes[0] if changes else "Start"
         else:
             raise AssertionError(f"an unexpected menu: {view}")

@@ -19,7 +19,7 @@ from firmware_host.config import Config, GameConfig
 from firmware_host.journal import Journal
 from firmware_host.menu import DiceEntry
 from firmware_host.referee import Referee
-from firmware_host.views import BoardFixView, GameView, MenuView, NoticeView, View
+from firmware_host.views import BoardFixView, DiceEntryView, GameView, MenuView, NoticeView, View
 from games import new_game
 from games.core import Phase
 from games.dalmatian import Dalmatian
@@ -113,12 +113,17 @@ def start_dalmatian(table: Table) -> None:
     table.choose("Start")
 
 
-def test_the_start_menu_offers_every_game_and_cannot_be_closed(table: Table) -> None:
+def test_the_start_menu_offers_every_game_and_back_opens_the_menu(table: Table) -> None:
     view = table.menu()
     assert [item.split(" (")[0] for item in view.items] == [
         "Centennial", "Sequence Dice", "Center Point", "Dalmatian", "Multi-Gam"]
     assert view.items[view.cursor].startswith("Dalmatian")  # the configured game
-    assert table.press(Control.BACK) == view
+    menu = table.press(Control.BACK)
+    assert isinstance(menu, MenuView) and menu.title == "Menu"
+    assert menu.items[3:5] == ("Standings", "Settings") and menu.items[-1] == "Shut down"
+    assert table.press(Control.BACK) == view  # the menu closes; the game choice does not
+    table.press(Control.BACK)
+    assert table.menu().title == "Menu"
 
 
 def test_a_game_starts_from_the_menus_with_the_configured_names_and_variants(
@@ -134,9 +139,11 @@ def test_a_game_starts_from_the_menus_with_the_configured_names_and_variants(
 def test_options_cycle_with_select_before_the_start(table: Table) -> None:
     table.choose("Dalmatian")
     table.choose("2 players")
-    assert "round_winner_only: false" in table.menu().items
-    table.choose("round_winner_only")
-    assert "round_winner_only: true" in table.menu().items
+    menu = table.menu()
+    index = menu.items.index("Only the round's best scores")
+    assert menu.values[index] == "no"
+    table.choose("Only the round's best scores")
+    assert table.menu().values[index] == "yes"
     table.choose("Start")
     assert table.game.setup.options["round_winner_only"] is True
 
@@ -371,16 +378,19 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("long_press", "title"), [
-    ("menu", "Menu"), ("undo", "Undo roll 6-6-6-6-6?"), ("dice", "Enter 5 dice")])
+    ("menu", "Menu"), ("undo", "Undo roll 6-6-6-6-6?"), ("dice", None)])
 def test_the_long_press_does_what_the_config_says(tmp_path: Path, long_press: str,
-                                                  title: str) -> None:
+                                                  title: str | None) -> None:
     config = Config(players=("Ann", "Ben"), long_press=long_press)
     with Journal.open(tmp_path / "j.sqlite3") as journal:
         journal.start(new_game("dalmatian", 2))
         table = Table(journal, config)
         table.roll(6, 6, 6, 6, 6)
-        table.send(ControlHeld(Control.ROLL))
-        assert table.menu().title == title
+        view = table.send(ControlHeld(Control.ROLL))
+        if title is None:
+            assert view == DiceEntryView((1, 1, 1, 1, 1), 0)
+        else:
+            assert table.menu().title == title
 
 
 def test_shutting_down_leaves_a_screen_that_says_it_is_safe_to_unplug(table: Table) -> None:
@@ -442,3 +452,69 @@ def test_the_advisor_tables_are_built_at_the_tick_after_the_total_is_shown(
         assert not prepared(6)
         table.referee.tick(0.0)
         assert prepared(6) is hint  # no hint shown, nothing to build
+
+
+def test_the_menu_keeps_its_entries_in_place_and_greys_what_does_not_apply(
+        table: Table) -> None:
+    start_dalmatian(table)
+    table.press(Control.BACK)
+    at_start = table.menu()
+    assert at_start.items == ("Back to the game", "Undo last action", "Enter dice by hand",
+                              "Standings", "Settings", "Abandon game", "Shut down")
+    assert at_start.greyed == {1}  # nothing to undo; the opening dice are due
+    table.choose("Undo last action")
+    assert table.menu().message == "nothing to undo yet"
+    table.press(Control.SELECT)  # the first press only clears the message ...
+    table.choose("Back to the game")
+    table.roll(6, 6, 6, 6, 6)
+    table.roll(1, 1, 1, 1, 1)
+    table.roll(3, 4)
+    table.roll(1, 2, 3, 4, 5)  # Ben's turn: a move is due, no dice
+    table.press(Control.BACK)
+    in_turn = table.menu()
+    assert in_turn.items == at_start.items and in_turn.greyed == {2}
+    table.choose("Enter dice by hand")
+    assert table.menu().message == "no dice are due now"
+
+
+def test_the_menu_from_the_game_choice_has_the_same_places(table: Table) -> None:
+    menu = table.press(Control.BACK)
+    assert isinstance(menu, MenuView)
+    assert menu.items[0] == "Back to the game choice" and len(menu.items) == 7
+    assert menu.greyed == {1, 2, 5}
+    table.choose("Standings")
+    assert table.send() == NoticeView("Tonight", ("no game finished yet",))
+
+
+def test_settings_show_and_change_hint_and_sound(table: Table) -> None:
+    table.press(Control.BACK)
+    table.choose("Settings")
+    assert (table.menu().items, table.menu().values) == (("Hint", "Sound"), ("on", "on"))
+    table.choose("Sound")
+    table.choose("Hint")
+    assert table.menu().values == ("off", "off")
+    assert not table.referee.hint and not table.referee.sound
+
+
+def test_a_highlighted_option_too_long_for_its_row_scrolls_with_the_ticks(
+        table: Table) -> None:
+    table.choose("Dalmatian")
+    table.choose("2 players")
+    table.send(ControlTurned(2))
+    assert table.menu().items[table.menu().cursor] == "Only the round's best scores"
+    for tick in range(10):
+        table.referee.tick(float(tick))
+    assert table.menu().scroll == 9
+    table.send(ControlTurned(-1))
+    assert table.menu().scroll == 0  # a new line starts from its beginning
+    table.send(ControlTurned(-1))  # "Start" fits: it never scrolls
+    for tick in range(10, 20):
+        table.referee.tick(float(tick))
+    assert table.menu().scroll == 0
+
+
+def test_dice_typed_in_are_shown_as_they_are_set(table: Table) -> None:
+    start_dalmatian(table)
+    assert table.press(Control.SELECT) == DiceEntryView((1, 1, 1, 1, 1), 0)
+    assert table.press(Control.UP) == DiceEntryView((2, 1, 1, 1, 1), 0)
+    assert table.press(Control.SELECT, Control.DOWN) == DiceEntryView((2, 6, 1, 1, 1), 1)

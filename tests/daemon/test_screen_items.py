@@ -1,0 +1,68 @@
+"""Menus and typed-in dice as a player reads them: words not identifiers, values always
+whole, long lines scrolled, greyed entries in place, the dice being typed in shown."""
+
+from __future__ import annotations
+
+import games
+from firmware_host.screens import render
+from firmware_host.screens.choices import PAUSE, scrolled
+from firmware_host.screens.dice import SIZE
+from firmware_host.screens.samples import options_menu
+from firmware_host.views import DiceEntryView, MenuView
+
+
+def test_every_option_has_a_label_and_words_a_player_understands() -> None:
+    for name in games.REGISTRY:
+        for key, option in games.game_class(name).OPTIONS.items():
+            assert option.label and "_" not in option.label, (name, key)
+            for value in option.choices or (option.default,):
+                assert "_" not in option.spoken(value), (name, key, value)
+
+
+def test_the_issues_examples_read_as_asked() -> None:
+    dalmatian = games.game_class("dalmatian").OPTIONS
+    assert (dalmatian["dice_in_several_groups"].label,
+            dalmatian["dice_in_several_groups"].spoken(False)) == ("Dice in several groups", "no")
+    assert dalmatian["round_winner_only"].label == "Only the round's best scores"
+    rule = games.game_class("multigam").OPTIONS["dice_rule"]
+    assert (rule.label, rule.spoken(rule.default)) == ("Dice rule", "standard")
+
+
+def test_a_long_line_starts_cut_then_scrolls_to_its_end_and_back() -> None:
+    text = "Only the round's best scores:"
+    assert scrolled(text, 16, 0) == "Only the round'…"
+    assert scrolled(text, 16, PAUSE + 1) == "nly the round's…"
+    shown = {scrolled(text, 16, tick) for tick in range(60)}
+    assert "round's best scores:"[-16:] in shown  # the end is reached
+    assert all(len(line) == 16 for line in shown)
+    assert scrolled("Start", 16, 7) == "Start"
+
+
+def test_a_value_is_always_whole_and_a_highlighted_label_moves() -> None:
+    still, moved = (render(options_menu("dalmatian", cursor=2, scroll=s)) for s in (0, 9))
+    row = (0, 28, 128, 37)  # the highlighted row, third of the list
+    assert still.crop(row).tobytes() != moved.crop(row).tobytes()
+    value = (110, 28, 128, 37)  # "no" at the right stays where it is
+    assert still.crop(value).tobytes() == moved.crop(value).tobytes()
+
+
+def test_a_greyed_entry_keeps_its_place_and_looks_different() -> None:
+    items = ("Back to the game", "Undo last action", "Standings")
+    plain = render(MenuView("Menu", items))
+    greyed = render(MenuView("Menu", items, greyed=frozenset({1})))
+    second, third = (0, 27, 128, 36), (0, 36, 128, 45)
+    assert plain.crop(second).tobytes() != greyed.crop(second).tobytes()
+    assert greyed.crop(second).getbbox() is not None  # dimmed, not gone
+    assert plain.crop(third).tobytes() == greyed.crop(third).tobytes()
+
+
+def test_typed_in_dice_are_drawn_and_up_changes_the_face_shown() -> None:
+    before = render(DiceEntryView((1, 1, 1, 1, 1), 1))
+    after = render(DiceEntryView((1, 4, 1, 1, 1), 1))
+    changed = {y for x in range(128) for y in range(64)
+               if before.getpixel((x, y)) != after.getpixel((x, y))}
+    assert changed and changed <= set(range(16)) | set(range(20, 20 + SIZE))  # band, dice
+    # the help line sits below the dice and their numbers, never over them
+    help_rows = before.crop((0, 56, 128, 64))
+    assert help_rows.getbbox() is not None
+    assert before.crop((0, 20 + SIZE + 2 + 9, 128, 56)).getbbox() is None
