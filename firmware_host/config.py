@@ -24,6 +24,8 @@ from games.errors import OptionError, UnknownGameError
 from hardware.display.factory import CONTROLLERS, INTERFACES, OledConfig, OledConfigError
 from hardware.errors import WiringError
 from hardware.pins.factory import PIN_LIBRARIES
+from hardware.tomlfile import TomlFileError, expand_home, read_text
+from hardware.tomlfile import parse as parse_toml
 from hardware.wiring.pinmap import DEFAULT_MAP, PinMap, load_pin_map
 
 DEFAULT_PATH = Path("/etc/table-companion/config.toml")
@@ -166,22 +168,26 @@ def load(path: Path | None = None) -> Config:
             return Config()
         path = DEFAULT_PATH
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file; give an existing --config file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        reason = getattr(err, "strerror", None) or str(err)
-        raise ConfigError(f"{path}: cannot be read ({reason})") from None
+    except TomlFileError as err:
+        raise ConfigError(f"{err.where(path)}: {err}") from None
     return parse(text, path)
 
 
 def parse(text: str, path: Path) -> Config:
     """A Config from TOML ``text``; ``path`` names the file in errors and anchors paths."""
+    reader = _Reader(text, path)
     try:
-        data = tomllib.loads(text)
+        data = parse_toml(text)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(_syntax_message(path, str(err))) from None
-    return _Reader(text, path).config(data)
+    except TomlFileError as err:
+        if err.keys:
+            raise reader.fail(err.keys, str(err)) from None
+        raise ConfigError(f"{err.where(path)}: {err}") from None
+    return reader.config(data)
 
 
 def _syntax_message(path: Path, message: str) -> str:
@@ -206,6 +212,12 @@ class _Reader:
         line = find_line(self.text, keys)
         where = f"{self.path}, line {line}" if line is not None else str(self.path)
         return ConfigError(f"{where}: {'.'.join(keys)}: {problem}")
+
+    def expand(self, keys: tuple[str, ...], path: str) -> Path:
+        try:
+            return expand_home(path)
+        except TomlFileError as err:
+            raise self.fail(keys, str(err)) from None
 
     def table(self, data: Mapping[str, Any], keys: tuple[str, ...],
               known: tuple[str, ...]) -> Mapping[str, Any]:
@@ -241,7 +253,7 @@ class _Reader:
             display=self.display(self.subtable(top, ("display",)), pins),
             game=self.game(self.subtable(top, ("game",)), players) if "game" in top
             else GameConfig(),
-            journal=self.path.parent / Path(journal).expanduser(),
+            journal=self.path.parent / self.expand(("journal",), journal),
             hint=self.value(top, ("hint",), bool, base.hint),
             long_press=self.value(top, ("long_press",), str, base.long_press,
                                   _one_of(LONG_PRESS_ACTIONS)),
@@ -273,7 +285,7 @@ class _Reader:
         """The pin map's name (a file's path, from this file's folder) and the map itself."""
         name = self.value(top, ("pin_map",), str, Config().pin_map)
         if name.endswith(".toml") or "/" in name:
-            name = str(self.path.parent / Path(name).expanduser())
+            name = str(self.path.parent / self.expand(("pin_map",), name))
         try:
             return name, load_pin_map(name)
         except WiringError as err:
@@ -369,7 +381,10 @@ class _Reader:
         try:
             config.setup()
         except OptionError as err:
-            raise self.fail(("game",), str(err)) from None
+            # the rules name the option they refuse: point at its line, not at [game]
+            named = re.match(r"option '(\w+)'", str(err))
+            keys = ("game", "variants", named.group(1)) if named else ("game",)
+            raise self.fail(keys, str(err)) from None
         return config.game
 
 

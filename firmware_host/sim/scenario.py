@@ -39,6 +39,7 @@ Any step but ``wait`` and ``repeat`` takes ``after = seconds`` in place of ``set
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from collections.abc import Mapping
@@ -52,6 +53,8 @@ from hardware.controls.mock_table import MockTable
 from hardware.errors import WiringError
 from hardware.events import Control, DiceRolled
 from hardware.pins.driver_types import Emit
+from hardware.tomlfile import TomlFileError, expand_home, read_text
+from hardware.tomlfile import parse as parse_toml
 from hardware.wiring.pinmap import MatrixPins, PinMap, load_pin_map
 
 SETTLE_S = 0.1  # long enough for a button's 20 ms debounce and the matrix's three scans
@@ -61,8 +64,17 @@ CONTROL_ACTIONS = ("click", "hold", "press", "release")
 ACTIONS = (*CONTROL_ACTIONS, "turn", "place", "lift", "dice", "wait", "repeat")
 MODIFIERS = ("seconds", "after", "step")
 MAX_REPEAT = 1000
+MAX_NESTING = 4
+"""A repeat inside a repeat inside ...: deeper than this is a mistake, not a scenario."""
 MAX_STEPS = 100_000
 MAX_DICE = 10
+MAX_SECONDS = 600.0
+"""The longest wait, press or settle a step may ask for: ten minutes of table time."""
+MAX_TABLE_S = 4 * 3600.0
+"""All steps together: a long game night. The simulator passes table time at about a minute
+a second, so no scenario runs for more than a few minutes."""
+MAX_DETENTS = 100
+"""Knob detents in one turn step (the menus are a few dozen lines at most)."""
 
 
 class ScenarioError(UsageError, ValueError):
@@ -160,15 +172,14 @@ def load(name_or_path: str, default_map: str) -> Scenario:
     """The scenario, checked against its own pin map or else ``default_map``."""
     path = locate(name_or_path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = parse_toml(read_text(path))
     except FileNotFoundError:
         raise ScenarioError(f"{path}: no such scenario file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ScenarioError(f"{path}: cannot be read ({getattr(err, 'strerror', err)})") from None
-    try:
-        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ScenarioError(f"{path}: not valid TOML: {err}") from None
+    except TomlFileError as err:
+        keys = f" {'.'.join(err.keys)}:" if err.keys else ""
+        raise ScenarioError(f"{err.where(path)}:{keys} {err}") from None
     return parse(data, path, default_map)
 
 
@@ -213,7 +224,10 @@ class _Reader:
         if not isinstance(map_name, str):
             raise self.fail("", "pin_map", f"{map_name!r} is not a pin map name")
         if "pin_map" in data and (map_name.endswith(".toml") or "/" in map_name):
-            map_name = str(self.path.parent / Path(map_name).expanduser())
+            try:
+                map_name = str(self.path.parent / expand_home(map_name))
+            except TomlFileError as err:
+                raise self.fail("", "pin_map", str(err)) from None
         try:
             pin_map = load_pin_map(map_name)
         except WiringError as err:
@@ -223,6 +237,12 @@ class _Reader:
         self.steps(data.get("step"), "", "step", pin_map, settle, steps)
         if not steps:
             raise self.fail("", "step", "no steps; add a [[step]] table")
+        at = 0.0
+        for step in steps:
+            _, at = step.acts(at)
+            if at > MAX_TABLE_S:
+                raise self.fail(step.where, step.action, f"the steps up to here take more than "
+                                f"{MAX_TABLE_S / 3600:g} hours of table time; shorten them")
         return Scenario(self.path.stem, title, pin_map, map_name, tuple(steps))
 
     def steps(self, raw: Any, prefix: str, key: str, pin_map: PinMap, settle: float,
@@ -283,6 +303,9 @@ class _Reader:
         count = table["repeat"]
         if type(count) is not int or not 1 <= count <= MAX_REPEAT:
             raise self.fail(where, "repeat", f"{count!r} is not a count from 1 to {MAX_REPEAT}")
+        if number.count(".") >= MAX_NESTING:
+            raise self.fail(where, "repeat", f"repeats nested more than {MAX_NESTING} deep; "
+                            "flatten the inner ones")
         if "step" not in table:
             raise self.fail(where, "step", "nothing to repeat; add [[step.step]] tables")
         block: list[Step] = []
@@ -297,11 +320,12 @@ class _Reader:
         if key not in table:
             return default
         value = table[key]
-        number = type(value) in (int, float)
-        if not number or not (value > minimum if strict else value >= minimum):
+        number = type(value) in (int, float) and math.isfinite(value)
+        if not number or not (value > minimum if strict else value >= minimum) \
+                or value > MAX_SECONDS:
             word = "more than" if strict else "at least"
             raise self.fail(where, key, f"{value!r} is not a number of seconds {word} "
-                            f"{minimum:g}")
+                            f"{minimum:g} and at most {MAX_SECONDS:g}")
         return float(value)
 
     def control(self, value: Any, where: str, key: str, pin_map: PinMap) -> Control:
@@ -319,9 +343,9 @@ class _Reader:
         if pin_map.encoder is None:
             raise self.fail(where, "turn", f"pin map {pin_map.name} has no knob (rotary "
                             "encoder); use click = \"up\" or \"down\"")
-        if type(value) is not int or value == 0:
-            raise self.fail(where, "turn", f"{value!r} is not a number of detents (e.g. 1, "
-                            "or -2 anticlockwise)")
+        if type(value) is not int or value == 0 or abs(value) > MAX_DETENTS:
+            raise self.fail(where, "turn", f"{value!r} is not a number of detents from "
+                            f"-{MAX_DETENTS} to {MAX_DETENTS} (e.g. 1, or -2 anticlockwise)")
         return value
 
     def cell(self, value: Any, where: str, key: str, pin_map: PinMap) -> tuple[int, int]:

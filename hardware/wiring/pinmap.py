@@ -22,6 +22,8 @@ from typing import Any
 from hardware.board.matrix import MAX_SIZE, cell_name, column_letter
 from hardware.errors import WiringError
 from hardware.events import Control
+from hardware.tomlfile import TomlFileError, read_text
+from hardware.tomlfile import parse as parse_toml
 
 DEFAULT_MAP = "pi40"
 GPIO_RANGE = range(28)
@@ -239,10 +241,12 @@ def _read_with_bases(name: str, chain: list[str]) -> dict[str, Any]:
         raise WiringError(f"pin map {Path(name).stem}: its bases loop: "
                           + " -> ".join(Path(p).stem for p in [*chain, str(path)]))
     try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
+        data = parse_toml(read_text(path))
     except tomllib.TOMLDecodeError as exc:
         raise WiringError(f"pin map {path}: not valid TOML: {exc}") from exc
+    except TomlFileError as exc:
+        key = f" {'.'.join(exc.keys)}:" if exc.keys else ""
+        raise WiringError(f"pin map {exc.where(path)}:{key} {exc}") from None
     base = data.get("base")
     if base is None:
         return data

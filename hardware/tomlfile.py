@@ -1,0 +1,124 @@
+"""Reading the small TOML files people write by hand: the config, pin maps, scenarios.
+
+Such a file may be anything a path can name: a FIFO (opening it blocks until a writer comes),
+``/dev/zero`` (it never ends), a binary file, a file nested thousands of levels deep (Python's
+TOML reader recurses and dies), or a path starting ``~nosuchuser``. Each becomes a
+:class:`TomlFileError` whose message is one reason, so each caller can prefix its own file,
+line and key; nothing here hangs, grows without bound or raises a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+MAX_BYTES = 1_000_000
+"""The largest file read: a config or a scenario of a thousand steps is a few tens of KB."""
+MAX_DEPTH = 16
+"""Tables and arrays nested deeper than this are a mistake in a hand-written file."""
+
+
+class TomlFileError(ValueError):
+    """A file that cannot be used as TOML; ``keys`` names the offending value and ``line``
+    its line, when known."""
+
+    def __init__(self, reason: str, keys: tuple[str, ...] = (), line: int | None = None) -> None:
+        super().__init__(reason)
+        self.keys = keys
+        self.line = line
+
+    def where(self, path: object) -> str:
+        """``path, line 3`` or ``path``: the message's prefix."""
+        return f"{path}, line {self.line}" if self.line is not None else str(path)
+
+
+def read_text(path: Path, limit: int = MAX_BYTES) -> str:
+    """The UTF-8 text of the regular file ``path``, at most ``limit`` bytes.
+
+    Raises ``FileNotFoundError`` as it is (callers say "no such file" their own way) and
+    :class:`TomlFileError` for everything else."""
+    try:
+        # O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise
+    except OSError as err:
+        raise TomlFileError(f"cannot be read ({err.strerror or err})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise TomlFileError("not a regular file (a folder, a FIFO or a device); "
+                                "give a .toml file")
+        data = os.read(fd, limit + 1)
+    except OSError as err:
+        raise TomlFileError(f"cannot be read ({err.strerror or err})") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise TomlFileError(f"larger than {limit:,} bytes; is it the right file?")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise TomlFileError(f"not UTF-8 text (byte 0x{data[err.start]:02x}); save it as UTF-8",
+                            line=line) from None
+
+
+def parse(text: str, depth: int = MAX_DEPTH) -> dict[str, Any]:
+    """``tomllib.loads`` that refuses nesting deeper than ``depth`` with one line.
+
+    Raises ``tomllib.TOMLDecodeError`` for bad syntax (its message has the line and column)
+    and :class:`TomlFileError` for nesting."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError:  # an integer of more than 4,300 digits, which Python refuses to read
+        raise TomlFileError("a number too long to read; numbers here are small") from None
+    except RecursionError:
+        raise TomlFileError(f"tables or arrays nested deeper than {depth} levels",
+                            line=_deep_line(text, depth)) from None
+    keys = too_deep(data, depth)
+    if keys is not None:
+        raise TomlFileError(f"nested deeper than {depth} levels", keys)
+    return data
+
+
+def too_deep(data: Mapping[str, Any], depth: int) -> tuple[str, ...] | None:
+    """The key path of the first value nested deeper than ``depth``, or None."""
+    stack: list[tuple[Any, tuple[str, ...], int]] = [(data, (), 0)]
+    while stack:
+        value, keys, level = stack.pop()
+        if level > depth:
+            return keys
+        if isinstance(value, dict):
+            stack.extend((item, (*keys, str(key)), level + 1) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((item, keys, level + 1) for item in value)
+    return None
+
+
+def _deep_line(text: str, depth: int) -> int:
+    """The line where brackets first nest deeper than ``depth`` (a rough count that ignores
+    strings: it only points the way in a file Python's reader could not even parse)."""
+    level = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        for char in line:
+            level += (char in "[{") - (char in "]}")
+            if level > depth:
+                return number
+    return 1
+
+
+def expand_home(path: str) -> Path:
+    """``path`` with a leading ``~`` or ``~user`` expanded; an unknown user is a
+    :class:`TomlFileError` rather than ``RuntimeError``."""
+    try:
+        return Path(path).expanduser()
+    except RuntimeError:
+        user = path[1:].split("/", 1)[0]
+        who = f"no user {user!r} on this machine" if user else "no home folder is known"
+        raise TomlFileError(f"{path!r} starts with ~ but {who}; write the full path") from None
