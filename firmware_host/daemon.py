@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.config import Config
-from firmware_host.journal import Journal, JournalError
+from firmware_host.journal import Journal
 from firmware_host.loop import Clock, Controller, EventQueue, Loop, Poller
 from firmware_host.notify import Notifier
 from firmware_host.referee import Occupancy, Referee
@@ -28,6 +28,7 @@ from firmware_host.serial_device import open_serial
 from games.core import GameState
 from hardware.controls.inputs import InputSet
 from hardware.display.protocol import Display
+from hardware.events import DeviceStatus
 from hardware.pins.driver_types import Emit, PinFactory
 from hardware.serial.bridge import Opener, SerialBridge
 from hardware.wiring.pinmap import PinMap
@@ -51,13 +52,15 @@ def make_controller(config: Config, journal: Journal, game: GameState[Any] | Non
 
 
 def resume(journal: Journal) -> GameState[Any] | None:
-    """The unfinished game; one the rules can no longer replay is set aside, not fatal."""
-    try:
-        return journal.resume()
-    except JournalError as err:
-        log.error("%s; it is marked abandoned and kept in the journal", err)
-        journal.abandon()
-        return None
+    """The unfinished game, after checking it and the latest night's games: a damaged game
+    is set aside (the journal says which and where, logged here), never fatal."""
+    game = journal.resume()
+    nights = journal.nights()
+    if nights:
+        journal.finished_games(nights[-1])  # the standings the menu shows: checked now
+    for problem in journal.problems:
+        log.error("journal %s: %s", journal.path, problem)
+    return game
 
 
 def open_journal(path: Path, resources: ExitStack) -> Journal:
@@ -109,6 +112,11 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
     # the five-argument call stays the usual one: only a serial board adds to it
     sensors = {} if serial_board is None else {"board": serial_board.occupied}
     controller = make_controller(config, journal, game, inputs, lambda: loop.stop(), **sensors)
+    if journal.problems:  # the table hears of it too, not only the log
+        damaged = sorted({p.game_id for p in journal.problems if p.game_id is not None})
+        named = ", ".join(f"#{n}" for n in damaged) or "the file"
+        events.put(DeviceStatus("journal", True, f"journal damage: game {named} set aside, "
+                                                 "see the log"))
 
     def poll_inputs(now: float) -> None:
         if serial_board is None:
@@ -125,7 +133,7 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
 
 def journal_state(journal: Journal) -> str:
     """One phrase for summaries: the game in progress, or none."""
-    game = resume(journal)
+    game = journal.resume()
     if game is None:
         return "no game in progress"
     return f"{game.TITLE} in progress, {len(game.history)} moves"

@@ -190,10 +190,19 @@ class Referee:
             self._dirty = True
 
     def frame(self) -> Image.Image | None:
+        """The new screen, drawn while the journal commits the event's actions; returned
+        (to be sent) only once they are on disk. A commit that failed takes the actions
+        back, and the screen is drawn again with the reason."""
         if not self._dirty:
             return None
         self._dirty = False
-        return self.render(self.view())
+        image = self.render(self.view())
+        try:
+            self.journal.settle()
+        except UsageError as err:
+            self._rolled_back(str(err))
+            image = self.render(self.view())
+        return image
 
     def view(self) -> View:
         """What the screen shows now."""
@@ -321,7 +330,7 @@ class Referee:
         if len(dice) != len(picked):
             self._say(f"{len(picked)} dice are rerolled, got {len(dice)}")
             return False
-        return self._play(f"reroll {_faces(picked)}") and self._play(Roll(tuple(dice)))
+        return self._play(f"reroll {_faces(picked)}", Roll(tuple(dice)))  # both or neither
 
     def _sensed(self, event: CellChanged) -> None:
         if self.recogniser is None or self.game is None:
@@ -336,22 +345,32 @@ class Referee:
 
     # -- playing ------------------------------------------------------------------------
 
-    def _play(self, action: Any) -> bool:
-        """Apply and journal ``action``; on refusal the reason goes on the screen."""
+    def _play(self, *actions: Any) -> bool:
+        """Apply ``actions`` (all or none) and start journaling them; :meth:`frame` waits
+        for the commit. On refusal the reason goes on the screen."""
         game = self.game
         assert game is not None
         try:
-            played = self.journal.apply(game, action)
+            played = self.journal.submit(game, *actions)
         except (GameError, UsageError) as err:
             self._say(str(err))
             return False
-        log.info("%s: %s", game.TITLE, played)
+        log.info("%s: %s", game.TITLE, ", ".join(map(str, played)))
         self.message = None
         self.cursor = 0
         self.held.clear()
         if self.recogniser is not None:  # a move made with the controls: what must follow
             self.fixes = tuple(self.recogniser.review(game).fixes)
         return True
+
+    def _rolled_back(self, reason: str) -> None:
+        """The journal could not commit the last actions and took them back from the game."""
+        log.error("%s", reason)
+        self._tumble = []
+        self.rolling = None
+        if self.recogniser is not None and self.game is not None:
+            self.fixes = tuple(self.recogniser.review(self.game).fixes)
+        self._say(reason)
 
     def _attach(self, game: GameState[Any]) -> None:
         self.game = game

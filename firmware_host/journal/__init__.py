@@ -1,0 +1,633 @@
+"""The journal: every accepted action on disk before the table sees it, and the night's results.
+
+One SQLite file (WAL, ``synchronous=FULL``) holds each game's setup and its actions in order.
+A game is fully determined by those (dice are actions too), so resuming after a pulled plug
+is a replay, and a replay is exact. :meth:`Journal.apply` is the only way an action enters a
+game that is being journaled: it applies through the game's checked path, commits in one
+transaction, and only then returns. :meth:`Journal.submit` does the same but leaves the
+COMMIT (the fsync) running on the committer's thread while the caller draws the frame;
+:meth:`Journal.settle` waits for it before the frame is shown, so the screen still never
+shows an action that a power cut would take back. The actions of one event go in one
+transaction, all checked before any is written: a refused event leaves no trace.
+
+A finished game's result is committed in the same transaction as its last action; those
+results make the night's standings and the export. Every row is hash-chained
+(:mod:`~firmware_host.journal.records`), so damage is found, named and set aside instead of
+being replayed or exported: each finding is a :class:`Problem` in :attr:`Journal.problems`.
+
+The journal's current game is its latest one, kept in memory (its number, setup, action
+count and last hash; checked once, at resume), so :meth:`~Journal.apply` costs the same in
+a game's 50,000th action as in its first; :meth:`~Journal.undo` acts on it as well.
+
+Errors a person can meet (an unreadable file, a journal from a newer version) are
+:class:`JournalError` with one line saying what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any, NoReturn
+
+from firmware_host.errors import UsageError
+from firmware_host.journal.records import (
+    Damaged,
+    GameRow,
+    Problem,
+    action_hash,
+    check_chain,
+    check_results,
+    decode_game,
+    game_hash,
+    seal_hash,
+)
+from firmware_host.journal.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from firmware_host.journal.snapshots import SNAPSHOT_EVERY, SNAPSHOTS_KEPT, Snapshots
+from firmware_host.journal.threads import IDLE_CHECKPOINT_S, Checkpointer, Committer
+from games import game_class
+from games.core import GameState, Result, Setup
+from games.errors import GameError, GameOverError
+
+Clock = Callable[[], datetime]
+
+NIGHT_TURNS_AT = timedelta(hours=6)  # a game started at 01:30 belongs to the evening before
+GAME_COLUMNS = "id, setup, started_at, ended_at, outcome, hash"
+
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "Journal",
+    "JournalError",
+    "PlayedGame",
+    "PlayerResult",
+    "Problem",
+    "Standing",
+    "night_of",
+    "places",
+    "standings",
+    "system_clock",
+]
+
+
+class JournalError(UsageError):
+    """The journal cannot be used or written; the message names the file and the remedy."""
+
+
+def system_clock() -> datetime:
+    """Local wall-clock time with its offset: what players would read on a watch."""
+    return datetime.now().astimezone()
+
+
+def night_of(moment: datetime) -> date:
+    """The evening a moment belongs to: the night turns at 06:00, not at midnight."""
+    return (moment - NIGHT_TURNS_AT).date()
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    seat: int
+    name: str
+    score: int
+    place: int
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A finished game as the export and the standings see it."""
+
+    id: int
+    game: str
+    options: dict[str, Any]
+    started: datetime
+    ended: datetime
+    players: tuple[PlayerResult, ...]
+
+    @property
+    def night(self) -> date:
+        return night_of(self.started)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's evening: games played, games won (shared wins count) and opponents beaten."""
+
+    name: str
+    played: int
+    wins: int
+    beaten: int
+
+
+def standings(games: Sequence[PlayedGame]) -> list[Standing]:
+    """Players across ``games`` by wins, then opponents beaten, then name.
+
+    Games differ in what a point is worth, so only places are compared across games.
+    """
+    tally: dict[str, list[int]] = {}
+    for game in games:
+        for player in game.players:
+            beaten = sum(1 for other in game.players if other.place > player.place)
+            played, wins, total = tally.setdefault(player.name, [0, 0, 0])
+            tally[player.name] = [played + 1, wins + (player.place == 1), total + beaten]
+    rows = [Standing(name, *counts) for name, counts in tally.items()]
+    return sorted(rows, key=lambda s: (-s.wins, -s.beaten, s.name))
+
+
+def places(result: Result) -> dict[int, int]:
+    """Seat -> place in competition style: two tied winners are both 1st, the next is 3rd."""
+    placed: dict[int, int] = {}
+    for group in result.ranking:
+        place = len(placed) + 1
+        placed.update(dict.fromkeys(group, place))
+    return placed
+
+
+@dataclass
+class _Current:
+    """The latest game as the file holds it: what :meth:`Journal.apply` checks a state by."""
+
+    id: int
+    setup: dict[str, Any]  # as stored
+    seed: str  # the game row's hash: what action 1 chains to
+    count: int
+    last: str  # the last action's hash (the seed before any)
+    finished: bool
+    matched: Setup | None = None  # the state's Setup once found equal to ``setup``
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """A transaction whose COMMIT is in flight, and how to take it back from the state."""
+
+    state: GameState[Any]
+    before: int  # the state's action count before it
+    last: str  # the chain's hash after it
+
+
+class Journal:
+    """An open journal file. Use :meth:`open` (or :meth:`open_existing` to read one)."""
+
+    def __init__(self, db: sqlite3.Connection, path: Path, clock: Clock,
+                 checkpointer: Checkpointer | None = None) -> None:
+        self._db = db
+        self.path = path
+        self.clock = clock
+        self.problems: list[Problem] = []
+        """Damage found so far, one line each, in the order found."""
+        self._current: _Current | None = None
+        self._snapshots = Snapshots()
+        self._committer = Committer(db)
+        self._checkpointer = checkpointer
+        self._pending: _Pending | None = None
+
+    # -- opening and closing --------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path, clock: Clock = system_clock,
+             idle_checkpoint: float = IDLE_CHECKPOINT_S) -> Journal:
+        """Open the journal at ``path``, creating it (not its folder) when absent."""
+        return cls._connect(path, "rwc", clock, idle_checkpoint)
+
+    @classmethod
+    def open_existing(cls, path: Path, clock: Clock = system_clock) -> Journal:
+        """Open a journal that must already exist (for export: never create an empty one)."""
+        if not path.exists():
+            raise JournalError(f"{path}: no journal there; give the right --journal PATH "
+                               "(the service keeps it in /var/lib/table-companion)")
+        return cls._connect(path, "rw", clock, IDLE_CHECKPOINT_S)
+
+    @classmethod
+    def _connect(cls, path: Path, mode: str, clock: Clock, idle_checkpoint: float) -> Journal:
+        uri = f"{path.absolute().as_uri()}?mode={mode}"
+        try:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5.0,
+                                 check_same_thread=False)
+        except sqlite3.Error as err:
+            raise JournalError(_describe(path, err)) from None
+        journal = cls(db, path, clock, Checkpointer(uri, idle_checkpoint))
+        try:
+            journal._prepare()
+        except sqlite3.Error as err:
+            db.close()
+            raise JournalError(_describe(path, err)) from None
+        except JournalError:
+            db.close()
+            raise
+        return journal
+
+    def _prepare(self) -> None:
+        db = self._db
+        mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if mode != "wal":
+            raise JournalError(f"{self.path}: SQLite refused write-ahead logging here "
+                               f"(journal_mode={mode}); keep the journal on a local disk")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        check = db.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise JournalError(f"{self.path}: the journal is damaged ({check}); move the file "
+                               "aside and the companion starts a new one")
+        application_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+        if application_id not in (0, APPLICATION_ID) or (application_id == 0 and tables):
+            raise JournalError(f"{self.path}: an SQLite file but not a table-companion journal; "
+                               "give another --journal path or move this file aside")
+        if version > SCHEMA_VERSION:
+            raise JournalError(f"{self.path}: written by a newer table-companion (journal "
+                               f"version {version}, this one reads up to {SCHEMA_VERSION}); "
+                               "upgrade table-companion")
+        for upgrade in range(version, SCHEMA_VERSION):
+            with self._transaction() as tx:
+                for step in MIGRATIONS[upgrade]:
+                    if isinstance(step, str):
+                        tx.execute(step)
+                    else:
+                        step(tx)
+                tx.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                tx.execute(f"PRAGMA user_version={upgrade + 1}")
+        self._current = self._load_current()
+
+    def _load_current(self) -> _Current | None:
+        row = self._db.execute("SELECT id, setup, outcome, hash FROM games "
+                               "ORDER BY id DESC LIMIT 1").fetchone()
+        if row is None or row[2] == "abandoned":
+            return None
+        game_id, setup, outcome, seed = row
+        last = self._db.execute("SELECT seq, hash FROM actions WHERE game_id = ? "
+                                "ORDER BY seq DESC LIMIT 1", (game_id,)).fetchone()
+        try:
+            stored = json.loads(setup)
+        except ValueError:
+            stored = {}  # resume finds and names the damage
+        count, last_hash = last if last is not None else (0, seed)
+        return _Current(game_id, stored, seed, count, last_hash, outcome == "finished")
+
+    def close(self) -> None:
+        """Close the file; the last close folds the write-ahead log back into it."""
+        if self._pending is not None:
+            self._committer.wait()
+            self._pending = None
+        self._committer.close()
+        if self._checkpointer is not None:
+            self._checkpointer.close()
+        self._db.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One transaction that takes the write lock at once, so it cannot fail halfway."""
+        self.settle()
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._rollback()
+            raise
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+
+    def _now(self) -> str:
+        return self.clock().isoformat(timespec="milliseconds")
+
+    def _wrote(self, ended: bool) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.wrote(ended)
+
+    def _report(self, problem: Problem) -> None:
+        if problem not in self.problems:
+            self.problems.append(problem)
+
+    # -- playing --------------------------------------------------------------------------
+
+    def start(self, state: GameState[Any]) -> int:
+        """Record a new game (with any actions it already holds); returns its number."""
+        current = self._current
+        if current is not None and not current.finished:
+            raise JournalError(f"game #{current.id} is unfinished: abandon it first")
+        now = self._now()
+        setup = json.dumps(state.setup.to_json())
+        try:
+            with self._transaction() as tx:
+                game_id = tx.execute("INSERT INTO games (setup, started_at) VALUES (?, ?)",
+                                     (setup, now)).lastrowid
+                assert game_id is not None
+                seed = game_hash(game_id, setup, now)
+                tx.execute("UPDATE games SET hash = ? WHERE id = ?", (seed, game_id))
+                last = self._insert(tx, game_id, seed, 1, state.history, now)
+                self._finish_if_over(tx, game_id, state, now, last)
+        except sqlite3.Error as err:
+            raise JournalError(_describe(self.path, err)) from None
+        self._current = _Current(game_id, state.setup.to_json(), seed, len(state.history),
+                                 last, state.is_over, state.setup)
+        self._snapshots.clear()
+        self._wrote(state.is_over)
+        return game_id
+
+    def apply(self, state: GameState[Any], *actions: Any) -> tuple[Any, ...]:
+        """Play ``actions`` on the current game and commit them together; returns them as
+        played. An illegal one raises the game's IllegalAction and a failed write raises
+        JournalError; either way neither the state nor the file has changed."""
+        played = self._stage(state, actions)
+        try:
+            self._db.execute("COMMIT")
+        except sqlite3.Error as err:
+            self._failed(err)
+        self._done()
+        return played
+
+    def submit(self, state: GameState[Any], *actions: Any) -> tuple[Any, ...]:
+        """:meth:`apply`, but the COMMIT runs on while the caller draws: call :meth:`settle`
+        before anything shows the new state. The state has the actions meanwhile."""
+        played = self._stage(state, actions)
+        self._committer.start()
+        return played
+
+    def settle(self) -> None:
+        """Wait for a submitted commit; if it failed, the state is taken back to before it
+        and JournalError says why. Every other method settles first."""
+        if self._pending is None:
+            return
+        error = self._committer.wait()
+        if error is not None:
+            self._failed(error)
+        self._done()
+
+    def _stage(self, state: GameState[Any], actions: Sequence[Any]) -> tuple[Any, ...]:
+        """Play every action on ``state`` (all or none), then write them in an open
+        transaction; :attr:`_pending` holds what COMMIT must do."""
+        self.settle()
+        current = self._check(state, expect=len(state.history))
+        before = len(state.history)
+        played = []
+        try:
+            for action in actions:
+                played.append(state.apply(action))
+        except BaseException:
+            self._snapshots.rewind(state, before)
+            raise
+        now = self._now()
+        self._pending = _Pending(state, before, current.last)
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            last = self._insert(self._db, current.id, current.last, before + 1, played, now)
+            self._finish_if_over(self._db, current.id, state, now, last)
+        except sqlite3.Error as err:
+            self._failed(err)
+        except BaseException:
+            self._take_back()
+            raise
+        self._pending = _Pending(state, before, last)
+        return tuple(played)
+
+    def _failed(self, err: sqlite3.Error) -> NoReturn:
+        """The transaction in hand did not commit: take it back, and say why."""
+        self._take_back()
+        raise JournalError(_describe(self.path, err)) from None
+
+    def _take_back(self) -> None:
+        """Undo the transaction in hand in the file and in the state."""
+        pending = self._pending
+        assert pending is not None
+        self._pending = None
+        with suppress(sqlite3.Error):  # SQLite may have rolled back already (a full disk)
+            self._rollback()
+        self._snapshots.rewind(pending.state, pending.before)
+
+    def _done(self) -> None:
+        """The transaction in hand is on disk: the current game moves on."""
+        pending = self._pending
+        assert pending is not None and self._current is not None
+        self._pending = None
+        state = pending.state
+        self._current.count = len(state.history)
+        self._current.last = pending.last
+        self._current.finished = state.is_over
+        self._snapshots.note(state)
+        self._wrote(state.is_over)
+
+    def undo(self, state: GameState[Any]) -> Any:
+        """Take back the current game's last action (reopening it if that action ended it)."""
+        current = self._check(state, expect=len(state.history), finished_ok=True)
+        count = len(state.history)
+        if not count:
+            raise GameOverError("nothing to undo: no action has been played")
+        try:
+            with self._transaction() as tx:
+                row = tx.execute("SELECT hash FROM actions WHERE game_id = ? AND seq = ?",
+                                 (current.id, count - 1)).fetchone()
+                tx.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?",
+                           (current.id, count))
+                tx.execute("DELETE FROM results WHERE game_id = ?", (current.id,))
+                tx.execute("UPDATE games SET ended_at = NULL, outcome = NULL, seal = NULL "
+                           "WHERE id = ?", (current.id,))
+        except sqlite3.Error as err:
+            raise JournalError(_describe(self.path, err)) from None
+        undone = state.history[-1]
+        self._snapshots.rewind(state, count - 1)
+        current.count = count - 1
+        current.last = current.seed if row is None else row[0]
+        current.finished = False
+        return undone
+
+    def abandon(self) -> None:
+        """Close the current game unfinished (it stays in the file, out of the standings)."""
+        try:
+            with self._transaction() as tx:
+                tx.execute("UPDATE games SET ended_at = ?, outcome = 'abandoned' "
+                           "WHERE ended_at IS NULL", (self._now(),))
+        except sqlite3.Error as err:
+            raise JournalError(_describe(self.path, err)) from None
+        self._current = None
+        self._snapshots.clear()
+        self._wrote(True)
+
+    def resume(self) -> GameState[Any] | None:
+        """The unfinished game rebuilt exactly from its journaled actions, or None.
+
+        A game whose record is damaged (a bad value, a broken chain, an action the rules
+        refuse) is set aside instead: marked abandoned with the reason, reported in
+        :attr:`problems`, and None is returned so a new game can start."""
+        self.settle()
+        current = self._current
+        if current is None or current.finished:
+            return None
+        try:
+            row = self._db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?",
+                                   (current.id,)).fetchone()
+            actions = self._actions(current.id)
+            game = decode_game(row)
+            last = check_chain(game, actions)
+            state = self._replay(game, [action for _, action, _, _ in actions])
+        except (Damaged, sqlite3.DatabaseError) as err:
+            self._set_aside(current.id, str(err))
+            return None
+        current.setup, current.matched = game.setup, state.setup
+        current.count, current.last = len(state.history), last or current.seed
+        return state
+
+    def _replay(self, game: GameRow, actions: Sequence[str]) -> GameState[Any]:
+        """The game played again through its rules, noting snapshots near its end."""
+        setup = game.setup
+        try:
+            cls = game_class(setup["game"])
+            state = cls(cls.make_setup(None, setup["names"], setup["options"]))
+        except GameError as err:
+            raise Damaged(f"its setup is refused ({err})") from None
+        self._snapshots.clear()
+        keep_from = len(actions) - SNAPSHOT_EVERY * SNAPSHOTS_KEPT
+        for seq, text in enumerate(actions, start=1):
+            try:
+                state.apply(text)
+            except (GameError, ValueError, KeyError, IndexError, TypeError) as err:
+                raise Damaged(f"action {seq} ({text!r}) is refused by the rules ({err})",
+                              seq) from None
+            if seq >= keep_from:
+                self._snapshots.note(state)
+        return state
+
+    def _set_aside(self, game_id: int, reason: str) -> None:
+        self._report(Problem(game_id, f"{reason}; the game is set aside"))
+        try:
+            with self._transaction() as tx:
+                tx.execute("UPDATE games SET ended_at = ?, outcome = 'abandoned', damage = ? "
+                           "WHERE id = ?", (self._now(), reason, game_id))
+        except sqlite3.Error as err:
+            self._report(Problem(game_id, f"could not be marked set aside ({err})"))
+        self._current = None
+        self._snapshots.clear()
+        self._wrote(True)
+
+    def _check(self, state: GameState[Any], expect: int, finished_ok: bool = False) -> _Current:
+        """The current game, checking that ``state`` is the game the journal holds."""
+        current = self._current
+        if current is None or (current.finished and not finished_ok):
+            raise JournalError("no game is being played: start one first")
+        if current.matched is not state.setup:
+            if state.setup.to_json() != current.setup:
+                expect = -1  # another game altogether
+            else:
+                current.matched = state.setup
+        if current.count != expect:
+            raise JournalError(f"game #{current.id} in {self.path} holds {current.count} "
+                               f"actions but this game has {len(state.history)}: it was not "
+                               "started or resumed here")
+        return current
+
+    def _insert(self, tx: sqlite3.Connection, game_id: int, last: str, first: int,
+                actions: Sequence[Any], now: str) -> str:
+        """Write ``actions`` as numbers ``first``... chained from ``last``; the new last hash."""
+        rows = []
+        for seq, action in enumerate(actions, start=first):
+            text = str(action)
+            last = action_hash(last, seq, text, now)
+            rows.append((game_id, seq, text, now, last))
+        tx.executemany("INSERT INTO actions (game_id, seq, action, at, hash) "
+                       "VALUES (?, ?, ?, ?, ?)", rows)
+        return last
+
+    def _finish_if_over(self, tx: sqlite3.Connection, game_id: int,
+                        state: GameState[Any], now: str, last: str) -> None:
+        result = state.result()
+        if result is None:
+            return
+        placed = places(result)
+        rows = [(seat, score, placed[seat]) for seat, score in enumerate(result.scores)]
+        tx.execute("UPDATE games SET ended_at = ?, outcome = 'finished', seal = ? WHERE id = ?",
+                   (now, seal_hash(last, now, rows), game_id))
+        tx.executemany("INSERT INTO results VALUES (?, ?, ?, ?)",
+                       [(game_id, *row) for row in rows])
+
+    def _actions(self, game_id: int) -> list[Any]:
+        return self._db.execute("SELECT seq, action, at, hash FROM actions WHERE game_id = ? "
+                                "ORDER BY seq", (game_id,)).fetchall()
+
+    # -- the record -----------------------------------------------------------------------
+
+    def finished_games(self, night: date | None = None) -> list[PlayedGame]:
+        """Finished games in the order played, all of them or those of one night.
+
+        Each is checked against its hashes first; a damaged one is left out and reported
+        in :attr:`problems`."""
+        self.settle()
+        try:
+            rows = self._db.execute(f"SELECT {GAME_COLUMNS}, seal FROM games "
+                                    "WHERE outcome = 'finished' ORDER BY id").fetchall()
+        except sqlite3.Error as err:
+            raise JournalError(_describe(self.path, err)) from None
+        played = []
+        for *columns, seal in rows:
+            try:
+                game = decode_game(columns)
+                if night is not None and night_of(game.started) != night:
+                    continue
+                last = check_chain(game, self._actions(game.id))
+                results = self._db.execute("SELECT seat, score, place FROM results WHERE "
+                                           "game_id = ? ORDER BY seat", (game.id,)).fetchall()
+                checked = check_results(game, last, results, seal)
+            except (Damaged, sqlite3.DatabaseError) as err:
+                self._report(Problem(columns[0], f"{err}; left out of the results"))
+                continue
+            assert game.ended is not None
+            players = tuple(PlayerResult(seat, game.names[seat], score, place)
+                            for seat, score, place in checked)
+            played.append(PlayedGame(game.id, game.setup["game"], game.setup["options"],
+                                     game.started, game.ended, players))
+        return played
+
+    def nights(self) -> list[date]:
+        """The nights with at least one finished game, earliest first."""
+        self.settle()
+        try:
+            rows = self._db.execute("SELECT started_at FROM games "
+                                    "WHERE outcome = 'finished'").fetchall()
+        except sqlite3.Error as err:
+            raise JournalError(_describe(self.path, err)) from None
+        found = set()
+        for (started,) in rows:
+            try:
+                found.add(night_of(datetime.fromisoformat(started)))
+            except (TypeError, ValueError):
+                continue  # finished_games names it
+        return sorted(found)
+
+    def set_aside(self) -> list[tuple[int, str]]:
+        """Games set aside as damaged: (number, reason)."""
+        self.settle()
+        try:
+            return self._db.execute("SELECT id, damage FROM games WHERE damage IS NOT NULL "
+                                    "ORDER BY id").fetchall()
+        except sqlite3.Error as err:
+            raise JournalError(_describe(self.path, err)) from None
+
+    def wait_checkpointed(self, count: int = 1, timeout: float = 10.0) -> bool:
+        """Wait until ``count`` checkpoints have been made since opening (for tests)."""
+        return self._checkpointer is not None and self._checkpointer.wait_done(count, timeout)
+
+
+def _describe(path: Path, err: sqlite3.Error) -> str:
+    """One line for a failed SQLite call: what happened to which file and what to do."""
+    text = str(err)
+    if "unable to open" in text:
+        return (f"{path}: cannot open the journal ({text}); check that {path.parent} exists "
+                "and that this user may write there")
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return (f"{path}: the journal is damaged ({text}); move the file aside and the "
+                "companion starts a new one")
+    if "readonly" in text or "read-only" in text:
+        return f"{path}: the journal is read-only here ({text}); run as the user that owns it"
+    if "locked" in text or "busy" in text:
+        return f"{path}: the journal is in use by another program ({text}); try again"
+    return f"{path}: journal error: {text}"

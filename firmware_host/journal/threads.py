@@ -1,0 +1,141 @@
+"""The journal's two helpers off the loop's thread: the committer and the checkpointer.
+
+The committer runs a transaction's COMMIT (the fsync, 1-5 ms here, more on an SD card) on its
+own thread while the loop draws the frame; the loop waits for it before the frame's bytes go
+out, so nothing unsaved is ever shown. sqlite3 releases the GIL while SQLite works, so both
+really overlap. The connection is the journal's own: the journal never touches it while a
+commit is in flight.
+
+The checkpointer copies the write-ahead log into the main file with its own connection (a
+PASSIVE checkpoint, which never blocks a writer) when a game ends and after the journal has
+been idle a while, so the ``.sqlite3`` file alone holds every finished game: a lost ``-wal``
+or a backup of the main file alone then loses at most the game in progress.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import time
+
+log = logging.getLogger(__name__)
+
+IDLE_CHECKPOINT_S = 20.0
+
+
+class Committer:
+    """Runs ``COMMIT`` on ``db`` in a thread of its own, one transaction at a time."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+        self._go = threading.Semaphore(0)
+        self._done = threading.Event()
+        self._done.set()
+        self._error: sqlite3.Error | None = None
+        self._closing = False
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Begin committing the open transaction; :meth:`wait` for the outcome."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="journal-commit", daemon=True)
+            self._thread.start()
+        self._error = None
+        self._done.clear()
+        self._go.release()
+
+    def wait(self) -> sqlite3.Error | None:
+        """Block until the commit in flight (if any) is done; its error, or None."""
+        self._done.wait()
+        return self._error
+
+    def close(self) -> None:
+        self.wait()
+        if self._thread is not None:
+            self._closing = True
+            self._go.release()
+            self._thread.join()
+            self._thread = None
+
+    def _run(self) -> None:
+        while True:
+            self._go.acquire()
+            if self._closing:
+                return
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error as err:
+                self._error = err
+            self._done.set()
+
+
+class Checkpointer:
+    """Checkpoints the journal at ``uri`` when asked, and after ``idle_s`` without a write."""
+
+    def __init__(self, uri: str, idle_s: float = IDLE_CHECKPOINT_S) -> None:
+        self._uri = uri
+        self._idle_s = idle_s
+        self._wake = threading.Condition()
+        self._due = False  # a game ended: checkpoint now
+        self._written_at: float | None = None  # the last commit not yet checkpointed
+        self._closing = False
+        self._thread: threading.Thread | None = None
+        self.done = 0
+        """Checkpoints completed (tests wait on it)."""
+
+    def wrote(self, ended: bool) -> None:
+        """A commit is durable; ``ended``: it finished or abandoned a game."""
+        with self._wake:
+            self._written_at = time.monotonic()
+            self._due = self._due or ended
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="journal-checkpoint",
+                                                 daemon=True)
+                self._thread.start()
+            self._wake.notify()
+
+    def close(self) -> None:
+        with self._wake:
+            self._closing = True
+            self._wake.notify()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def wait_done(self, count: int, timeout: float) -> bool:
+        """Wait until ``count`` checkpoints are done (for tests and the backup)."""
+        with self._wake:
+            return self._wake.wait_for(lambda: self.done >= count, timeout)
+
+    def _next(self) -> bool:
+        """Wait for the next checkpoint to be due; False once closing."""
+        with self._wake:
+            while not self._closing:
+                if self._written_at is not None:
+                    left = self._written_at + self._idle_s - time.monotonic()
+                    if self._due or left <= 0:
+                        self._due = False
+                        self._written_at = None
+                        return True
+                    self._wake.wait(left)
+                else:
+                    self._wake.wait()
+            return False
+
+    def _run(self) -> None:
+        db: sqlite3.Connection | None = None
+        try:
+            while self._next():
+                try:
+                    if db is None:
+                        db = sqlite3.connect(self._uri, uri=True, timeout=5.0)
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                except sqlite3.Error as err:
+                    log.warning("journal checkpoint failed (%s); the log keeps the actions", err)
+                with self._wake:
+                    self.done += 1
+                    self._wake.notify_all()
+        finally:
+            if db is not None:
+                db.close()

@@ -1,0 +1,186 @@
+"""A damaged journal: each damaged game is named with its first bad action and set aside;
+every good game, the night's standings and the game in progress are kept."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from journal_helpers import FakeClock, new_game, play, register_highdie
+
+from firmware_host.journal import Journal, Problem, standings
+from firmware_host.journal.records import action_hash
+from firmware_host.journal.schema import MIGRATIONS
+
+
+@pytest.fixture(autouse=True)
+def _highdie_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    register_highdie(monkeypatch)
+
+
+@pytest.fixture
+def night(tmp_path: Path) -> Path:
+    """Three finished games and one in progress (game #4: roll 4, pass, roll 2)."""
+    path = tmp_path / "j.sqlite3"
+    with Journal.open(path, FakeClock()) as journal:
+        for names in (("Ann", "Ben"), ("Ben", "Cy"), ("Cy", "Ann")):
+            game = new_game(names=names)
+            journal.start(game)
+            play(journal, game, "roll 2", "bank", "roll 6", "bank")
+        game = new_game(target=10)
+        journal.start(game)
+        play(journal, game, "roll 4", "pass", "roll 2")
+    return path
+
+
+def sql(path: Path, *statements: str) -> None:
+    db = sqlite3.connect(path)
+    for statement in statements:
+        db.execute(statement)
+    db.commit()
+    db.close()
+
+
+def rehash(path: Path, game_id: int) -> None:
+    """Chain a game's actions again as they now read: a rules change, not damage."""
+    db = sqlite3.connect(path)
+    last = db.execute("SELECT hash FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+    for seq, action, at in db.execute("SELECT seq, action, at FROM actions WHERE game_id = ? "
+                                      "ORDER BY seq", (game_id,)).fetchall():
+        last = action_hash(last, seq, action, at)
+        db.execute("UPDATE actions SET hash = ? WHERE game_id = ? AND seq = ?",
+                   (last, game_id, seq))
+    db.commit()
+    db.close()
+
+
+def opened(path: Path) -> Iterator[Journal]:
+    with Journal.open(path, FakeClock()) as journal:
+        yield journal
+
+
+def finished_ids(journal: Journal) -> list[int]:
+    return [game.id for game in journal.finished_games()]
+
+
+def test_a_changed_action_sets_its_game_aside_and_a_new_one_starts(night: Path) -> None:
+    sql(night, "UPDATE actions SET action = 'roll 5' WHERE game_id = 4 AND seq = 3")
+    with Journal.open(night, FakeClock()) as journal:
+        assert journal.resume() is None
+        assert [str(p) for p in journal.problems] == [
+            "game #4: action 3 ('roll 5') changed on disk (hash mismatch); the game is set aside"]
+        assert finished_ids(journal) == [1, 2, 3]
+        assert journal.start(new_game()) == 5
+    with Journal.open(night) as journal:
+        assert journal.set_aside() == [(4, "action 3 ('roll 5') changed on disk (hash mismatch)")]
+        assert journal.resume() is not None  # the new game, not the damaged one
+
+
+def test_an_action_the_rules_refuse_names_it(night: Path) -> None:
+    sql(night, "UPDATE actions SET action = 'fold' WHERE game_id = 4 AND seq = 2")
+    rehash(night, 4)
+    with Journal.open(night) as journal:
+        assert journal.resume() is None
+        [problem] = journal.problems
+    assert problem == Problem(4, "action 2 ('fold') is refused by the rules ('fold' is not "
+                                 "bank or pass); the game is set aside")
+
+
+@pytest.mark.parametrize(("damage", "reason"), [
+    ("UPDATE games SET setup = '{\"game\": \"highdie\", \"names\": [\"Ben\"' WHERE id = 2",
+     "its setup is not readable (bad JSON)"),
+    ("UPDATE games SET setup = '{\"game\": \"highdie\", \"names\": [\"Ben\", \"Ben\"], "
+     "\"options\": {}}' WHERE id = 2",
+     "its setup lacks the game, the options or distinct player names"),
+    ("UPDATE games SET started_at = '2026-13-45T99:00' WHERE id = 2",
+     "its start time '2026-13-45T99:00' is not a date and time with its offset"),
+    ("UPDATE games SET ended_at = 'yesterday' WHERE id = 2",
+     "its end time 'yesterday' is not a date and time with its offset"),
+    ("UPDATE results SET seat = 7 WHERE game_id = 2 AND seat = 1",
+     "its results name seats [0, 7], not one per player of 2"),
+    ("UPDATE results SET score = 60 WHERE game_id = 2 AND seat = 1",
+     "its results or end time changed on disk (seal mismatch)"),
+    ("UPDATE results SET place = 'first' WHERE game_id = 2 AND seat = 1",
+     "the result of seat 1 is not readable"),
+    ("DELETE FROM actions WHERE game_id = 2 AND seq = 2", "action 2 is missing"),
+    ("UPDATE games SET setup = replace(setup, 'Cy', 'Cx') WHERE id = 2",
+     "its setup or start time changed on disk (hash mismatch)"),
+])
+def test_a_damaged_finished_game_is_left_out_of_the_results(
+    night: Path, damage: str, reason: str
+) -> None:
+    sql(night, "PRAGMA foreign_keys=OFF", damage)
+    with Journal.open(night) as journal:
+        games = journal.finished_games()
+        assert [game.id for game in games] == [1, 3]
+        assert journal.problems == [Problem(2, f"{reason}; left out of the results")]
+        assert [(s.name, s.wins) for s in standings(games)] == [("Ann", 1), ("Ben", 1), ("Cy", 0)]
+        resumed = journal.resume()
+        assert resumed is not None and len(resumed.history) == 3
+
+
+def test_a_journal_from_before_the_hashes_is_chained_as_it_stands(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    for statement in MIGRATIONS[0]:
+        assert isinstance(statement, str)
+        db.execute(statement)
+    db.executescript("""
+        PRAGMA application_id=1413696076; PRAGMA user_version=1;
+        INSERT INTO games VALUES (1, '{"game": "highdie", "names": ["Ann", "Ben"],
+            "options": {"target": 5}}', '2026-11-21T20:01:00.000+01:00',
+            '2026-11-21T20:05:00.000+01:00', 'finished');
+        INSERT INTO actions VALUES (1, 1, 'roll 5', '2026-11-21T20:02:00.000+01:00'),
+                                   (1, 2, 'bank', '2026-11-21T20:03:00.000+01:00');
+        INSERT INTO results VALUES (1, 0, 5, 1), (1, 1, 0, 2);
+        INSERT INTO games VALUES (2, '{"game": "highdie", "names": ["Ann", "Ben"],
+            "options": {"target": 5}}', '2026-11-21T20:06:00.000+01:00', NULL, NULL);
+        INSERT INTO actions VALUES (2, 1, 'roll 3', '2026-11-21T20:07:00.000+01:00');
+    """)
+    db.commit()
+    db.close()
+    with Journal.open(path) as journal:
+        [played] = journal.finished_games()
+        assert [p.score for p in played.players] == [5, 0]
+        game = journal.resume()
+        assert game is not None
+        journal.apply(game, "bank")
+    with Journal.open(path) as journal:
+        resumed = journal.resume()
+        assert resumed is not None and [str(a) for a in resumed.history] == ["roll 3", "bank"]
+        assert journal.problems == []
+
+
+def test_the_main_file_alone_holds_every_finished_game(tmp_path: Path) -> None:
+    """A game's end checkpoints the log: a copy of the .sqlite3 alone (or a lost -wal)
+    keeps it."""
+    path = tmp_path / "j.sqlite3"
+    copy = tmp_path / "copy" / "j.sqlite3"
+    copy.parent.mkdir()
+    with Journal.open(path, FakeClock()) as journal:
+        game = new_game()
+        journal.start(game)
+        play(journal, game, "roll 2", "bank", "roll 6", "bank")
+        assert journal.wait_checkpointed(1)
+        shutil.copyfile(path, copy)  # the -wal is left behind, as `cp` of the file would
+        game = new_game()
+        journal.start(game)
+        journal.apply(game, "roll 1")
+        with Journal.open(copy) as alone:
+            assert finished_ids(alone) == [1]
+
+
+def test_an_idle_journal_is_checkpointed(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    with Journal.open(path, FakeClock(), idle_checkpoint=0.05) as journal:
+        game = new_game()
+        journal.start(game)
+        journal.apply(game, "roll 2")
+        assert journal.wait_checkpointed(1)
+        (path.parent / "copy.sqlite3").write_bytes(path.read_bytes())
+        with Journal.open(path.parent / "copy.sqlite3") as alone:
+            resumed = alone.resume()
+        assert resumed is not None and [str(a) for a in resumed.history] == ["roll 2"]
