@@ -368,8 +368,8 @@ class Journal:
     def _stage(self, state: GameState[Any], actions: Sequence[Any]) -> tuple[Any, ...]:
         """Play every action on ``state`` (all or none), then write them in an open
         transaction; :attr:`_pending` holds what COMMIT must do."""
-        self.settle()
-        current = self._check(state, expect=len(state.history))
+        self.settle()  # a finished game passes the check: its rules refuse more actions
+        current = self._check(state, expect=len(state.history), finished_ok=True)
         before = len(state.history)
         played = []
         try:
