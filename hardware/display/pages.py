@@ -46,13 +46,21 @@ def pack_pages(image: Image.Image) -> list[bytes]:
     return [packed[PAGES - 1 - page :: PAGES] for page in range(PAGES)]
 
 
-def changed_span(old: bytes, new: bytes) -> tuple[int, int] | None:
-    """First and last differing column of one page, or None when the page is unchanged."""
+def changed_runs(old: bytes, new: bytes, gap: int) -> list[tuple[int, int]]:
+    """First and last column of each run of differing columns in one page, runs less than
+    ``gap`` unchanged columns apart taken as one; empty when the page is unchanged."""
     if old == new:
-        return None
-    first = next(i for i in range(len(new)) if old[i] != new[i])
-    last = next(i for i in range(len(new) - 1, -1, -1) if old[i] != new[i])
-    return first, last
+        return []
+    differ = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
+    runs = []
+    start = previous = differ[0]
+    for column in differ[1:]:
+        if column - previous - 1 > gap:
+            runs.append((start, previous))
+            start = column
+        previous = column
+    runs.append((start, previous))
+    return runs
 
 
 def plan_windows(
@@ -60,28 +68,30 @@ def plan_windows(
 ) -> list[Window]:
     """Windows that cover every changed byte; ``old=None`` means the panel's content is unknown.
 
-    ``window_cost`` is the command bytes one window costs. With ``multi_page`` (SSD1306
-    window addressing) a changed page joins the window above it when one taller window
+    ``window_cost`` is the command bytes one window costs, so two changes in a page further
+    apart than that go as two windows (a banner's new name at the left and new dice at the
+    right do not resend the columns between). With ``multi_page`` (SSD1306 window
+    addressing) a change joins a window ending on the page above when one taller window
     sends no more bytes than two separate ones.
     """
     windows: list[Window] = []
     for page in range(PAGES):
-        span = (0, WIDTH - 1) if old is None else changed_span(old[page], new[page])
-        if span is None:
-            continue
-        alone = Window(page, page, *span)
-        previous = windows[-1] if windows else None
-        if multi_page and previous is not None and previous.last_page == page - 1:
-            merged = Window(
-                previous.first_page,
-                page,
-                min(previous.first_col, span[0]),
-                max(previous.last_col, span[1]),
-            )
-            if merged.data_bytes <= previous.data_bytes + alone.data_bytes + window_cost:
-                windows[-1] = merged
-                continue
-        windows.append(alone)
+        runs = [(0, WIDTH - 1)] if old is None else changed_runs(old[page], new[page], window_cost)
+        above = [i for i, w in enumerate(windows) if w.last_page == page - 1] if multi_page else []
+        for first, last in runs:
+            alone = Window(page, page, first, last)
+            best: tuple[int, int, Window] | None = None
+            for index in above:
+                w = windows[index]
+                merged = Window(w.first_page, page, min(w.first_col, first), max(w.last_col, last))
+                saving = w.data_bytes + alone.data_bytes + window_cost - merged.data_bytes
+                if saving >= 0 and (best is None or saving > best[0]):
+                    best = (saving, index, merged)
+            if best is None:
+                windows.append(alone)
+            else:
+                windows[best[1]] = best[2]
+                above.remove(best[1])
     return windows
 
 

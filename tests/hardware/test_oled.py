@@ -339,3 +339,27 @@ def test_close_releases_the_bus_without_blanking_the_panel() -> None:
     interface.forget()
     oled.close()
     assert interface.transfers == []
+
+
+def test_two_changes_far_apart_in_a_page_go_as_two_windows() -> None:
+    oled, interface = fresh()
+    frame = new_frame()
+    oled.show(frame)
+    interface.forget()
+    draw = ImageDraw.Draw(frame)
+    draw.rectangle((0, 0, 9, 7), fill=1)  # a name at the left of page 0
+    draw.rectangle((110, 0, 127, 7), fill=1)  # dice at the right
+    oled.show(frame)
+    assert interface.transfers == [
+        ("command", bytes([0x21, 0, 9, 0x22, 0, 0])), ("data", b"\xff" * 10),
+        ("command", bytes([0x21, 110, 127, 0x22, 0, 0])), ("data", b"\xff" * 18),
+    ]
+
+
+def test_the_wire_time_counts_luma_s_i2c_writes() -> None:
+    oled, interface = fresh()
+    oled.show(new_frame())
+    # one 6-byte command write and 32 data writes of 32 bytes: each write adds start, stop,
+    # address and control byte (20 bit times), each byte 9 bit times
+    bits = 20 + 6 * 9 + 32 * 20 + 1024 * 9
+    assert interface.i2c_seconds(100_000) == pytest.approx(bits / 100_000)  # about 99 ms
