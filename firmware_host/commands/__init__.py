@@ -32,6 +32,8 @@ COMMANDS: dict[str, Command] = {
     "run": Command("run", "run on the Pi's pins (what the systemd service runs)"),
     "selftest": Command("selftest", "check every button, the knob, the board and the screen"),
     "wiring": Command("wiring", "print which header pin goes to which part"),
+    "publish": Command("publish", "publish this table's games to the game night's broker"),
+    "hub": Command("hub", "keep the game night from the broker and serve its live page"),
 }
 
 

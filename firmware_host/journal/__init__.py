@@ -201,6 +201,15 @@ class Journal:
         return cls._connect(path, "rw", clock, IDLE_CHECKPOINT_S)
 
     @classmethod
+    def open_reader(cls, path: Path, clock: Clock = system_clock) -> Journal:
+        """Open a journal only to read it beside the referee that writes it (the game-night
+        publisher): it never creates, upgrades or writes; JournalError until the referee
+        has made the file ready. :meth:`reload` takes in what the referee wrote since."""
+        if not path.exists():
+            raise JournalError(f"{path}: no journal there yet")
+        return cls._connect(path, "ro", clock, IDLE_CHECKPOINT_S)
+
+    @classmethod
     def _connect(cls, path: Path, mode: str, clock: Clock, idle_checkpoint: float) -> Journal:
         uri = f"{path.absolute().as_uri()}?mode={mode}"
         try:
@@ -208,9 +217,10 @@ class Journal:
                                  check_same_thread=False)
         except sqlite3.Error as err:
             raise JournalError(_describe(path, err)) from None
-        journal = cls(db, path, clock, Checkpointer(uri, idle_checkpoint))
+        checkpointer = None if mode == "ro" else Checkpointer(uri, idle_checkpoint)
+        journal = cls(db, path, clock, checkpointer)
         try:
-            journal._prepare()
+            journal._prepare(read_only=mode == "ro")
         except sqlite3.Error as err:
             db.close()
             raise JournalError(_describe(path, err)) from None
@@ -219,8 +229,15 @@ class Journal:
             raise
         return journal
 
-    def _prepare(self) -> None:
+    def _prepare(self, read_only: bool = False) -> None:
         db = self._db
+        if read_only:
+            found = (db.execute("PRAGMA application_id").fetchone()[0],
+                     db.execute("PRAGMA user_version").fetchone()[0])
+            if found != (APPLICATION_ID, SCHEMA_VERSION):
+                raise JournalError(f"{self.path}: not a ready journal of this version (yet)")
+            self._current = self._load_current()
+            return
         mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if mode != "wal":
             raise JournalError(f"{self.path}: SQLite refused write-ahead logging here "
@@ -586,6 +603,22 @@ class Journal:
             played.append(PlayedGame(game.id, game.setup["game"], game.setup["options"],
                                      game.started, game.ended, players))
         return played
+
+    def data_version(self) -> int:
+        """A number that changes whenever another connection commits to the file: a reader
+        polls it to learn cheaply that something happened, then calls :meth:`reload`."""
+        try:
+            return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error as err:
+            raise JournalError(_describe(self.path, err)) from None
+
+    def reload(self) -> None:
+        """Read the current game's place in the file again: a reader's copy in memory is
+        the one it opened with, and the referee has played on since."""
+        try:
+            self._current = self._load_current()
+        except sqlite3.Error as err:
+            raise JournalError(_describe(self.path, err)) from None
 
     def nights(self) -> list[date]:
         """The nights with at least one finished game, earliest first."""

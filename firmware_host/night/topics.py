@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -235,7 +236,7 @@ def _live(table: str, data: dict[str, Any]) -> Live:
                 _name(data, "turn"), _name(data, "phase"), _ints(data, "dice", 1, 6),
                 _ints(data, "scores", -10**6, 10**6), _get(data, "last", str),
                 _count(data, "moves"), _ints(data, "finished", 1, 10**9, MAX_GAMES),
-                _name(data, "at"))
+                _time(data, "at"))
 
 
 def _count(data: dict[str, Any], key: str) -> int:
@@ -255,6 +256,27 @@ def _game(table: str, data: dict[str, Any]) -> Game:
         players.append(Player(seat, _name(item, "name"), score, place))
     if not players:
         raise BadMessage("a finished game has players")
+    night = _name(data, "night")
+    try:
+        date.fromisoformat(night)
+    except ValueError:
+        raise BadMessage("night must be a date") from None
     return Game(table, _name(data, "name"), _get(data, "id", int), _name(data, "game"),
-                _name(data, "started"), _name(data, "ended"), _name(data, "night"),
-                tuple(players))
+                _time(data, "started"), _time(data, "ended"), night, tuple(players))
+
+
+def _time(data: dict[str, Any], key: str) -> str:
+    """An ISO 8601 time with its UTC offset, kept as text (the hub compares them)."""
+    text = _name(data, key)
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise BadMessage(f"{key} must be a time with its UTC offset")
+    return text
+
+
+def moment(text: str) -> datetime:
+    """A time :func:`parse` has checked, for comparing."""
+    return datetime.fromisoformat(text)

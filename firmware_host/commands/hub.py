@@ -1,0 +1,111 @@
+"""``table-companion hub``: the game night's hub. Subscribes to every table at the broker,
+keeps the night in SQLite and serves the live page players open on their phones.
+
+Runs as its own service (``table-companion-hub.service``) on the Pi or machine beside the
+broker. The page and its export are read-only; the broker account needs read access only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+from firmware_host.commands import Subparsers, add_command
+from firmware_host.config import HUB_PORT, read_secret
+from firmware_host.errors import UsageError
+from firmware_host.night import topics
+from firmware_host.night.hub import Listener
+from firmware_host.night.mqtt import Link
+from firmware_host.night.server import Broadcast, NightServer
+from firmware_host.night.signals import stop_event
+from firmware_host.night.store import Store
+
+KEEPALIVE_S = 10
+DB_NAME = "night.sqlite3"
+log = logging.getLogger("table_companion.hub")
+
+
+def register(subparsers: Subparsers) -> None:
+    parser = add_command(
+        subparsers, "hub",
+        description="Subscribe to every table at the broker, keep the night in SQLite and "
+                    "serve the night's page (standings, a card per table, finished games, "
+                    "CSV/JSON export) until stopped.")
+    parser.add_argument("--broker", default="mqtt://localhost:1883", metavar="URL",
+                        help="the broker (default: mqtt://localhost:1883)")
+    parser.add_argument("--user", default="night_hub",
+                        help="the hub's user at the broker (default: night_hub)")
+    parser.add_argument("--password-file", type=Path, metavar="FILE",
+                        default=Path("/etc/table-companion/hub-password"),
+                        help="its password, alone on the first line of a file only this "
+                             "user may read (default: /etc/table-companion/hub-password)")
+    parser.add_argument("--listen", default=f"0.0.0.0:{HUB_PORT}", metavar="HOST:PORT",
+                        help=f"where to serve the page (default: 0.0.0.0:{HUB_PORT})")
+    parser.add_argument("--db", type=Path, metavar="PATH",
+                        help=f"the night's file (default: $STATE_DIRECTORY/{DB_NAME}, or "
+                             "the user's state folder)")
+    parser.add_argument("--keepalive", type=int, default=KEEPALIVE_S, metavar="S",
+                        help=f"seconds between pings to the broker (default {KEEPALIVE_S})")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        broker = topics.parse_broker(args.broker)
+    except ValueError as err:
+        raise UsageError(f"--broker {args.broker}: {err}") from None
+    host, port = listen_address(args.listen)
+    password = read_secret(args.password_file, "--password-file")
+    db = args.db or default_db()
+    stop = stop_event()
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+        store = Store.open(db)
+    except (OSError, sqlite3.Error) as err:
+        raise UsageError(f"{db}: cannot keep the night there ({err})") from None
+    broadcast = Broadcast()
+    link = Link(broker, args.user, password, keepalive=args.keepalive, log=log)
+    listener = Listener(store, link, broadcast)
+    try:
+        server = NightServer((host, port), store.night, lambda: listener.rejected, broadcast)
+    except OSError as err:
+        raise UsageError(f"--listen {args.listen}: cannot serve there "
+                         f"({err.strerror or err})") from None
+    shown = "localhost" if host in ("", "0.0.0.0") else host
+    log.info("serving the night at http://%s:%d/ from %s, night kept in %s", shown,
+             server.server_address[1], broker, db)
+    link.start()
+    serving = threading.Thread(target=server.serve_forever, name="http", daemon=True)
+    serving.start()
+    try:
+        stop.wait()
+    finally:
+        link.stop()
+        broadcast.close()
+        server.shutdown()
+        server.server_close()
+        store.close()
+    return 0
+
+
+def listen_address(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise UsageError(f"--listen {text}: write HOST:PORT, e.g. 0.0.0.0:{HUB_PORT}")
+    return host.strip("[]"), int(port)
+
+
+def default_db() -> Path:
+    """$STATE_DIRECTORY (the service's), else $XDG_STATE_HOME or ~/.local/state."""
+    service = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+    if service:
+        return Path(service) / DB_NAME
+    state = os.environ.get("XDG_STATE_HOME", "")
+    base = Path(state) if os.path.isabs(state) else Path.home() / ".local" / "state"
+    return base / "table-companion" / DB_NAME
+

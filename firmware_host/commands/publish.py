@@ -1,0 +1,77 @@
+"""``table-companion publish``: this table's games to the game night's broker.
+
+Runs beside the referee as its own service (``table-companion-publish.service``, the one
+with network access), reading the journal the config names and the ``[night]`` section.
+Stops on SIGTERM or Ctrl-C after telling the broker the table is offline; a table that
+vanishes without a word is marked offline by the broker's last will.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import threading
+from pathlib import Path
+
+from firmware_host.commands import Subparsers, add_command
+from firmware_host.config import ConfigError, load
+from firmware_host.journal import Journal, system_clock
+from firmware_host.night import topics
+from firmware_host.night.mqtt import Link
+from firmware_host.night.publisher import Publisher
+from firmware_host.night.signals import stop_event
+
+KEEPALIVE_S = 10
+log = logging.getLogger("table_companion.publish")
+
+
+def register(subparsers: Subparsers) -> None:
+    parser = add_command(
+        subparsers, "publish",
+        description="Follow the journal and publish the table's live game and finished "
+                    "games to the broker in the config's [night] section, until stopped.")
+    parser.add_argument("--config", type=Path, metavar="FILE",
+                        help="config file (default: /etc/table-companion/config.toml)")
+    parser.add_argument("--journal", type=Path, metavar="PATH",
+                        help="the journal to follow (default: the one the config names)")
+    parser.add_argument("--keepalive", type=int, default=KEEPALIVE_S, metavar="S",
+                        help="seconds between pings; the broker marks the table offline "
+                             f"after 1.5 times this without a word (default {KEEPALIVE_S})")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    config = load(args.config)
+    night = config.night
+    if night is None:
+        where = args.config or "the config"
+        raise ConfigError(f"{where} has no [night] section: give the table a name and the "
+                          'broker, e.g. [night] table = "Table 2"')
+    stop = stop_event()
+    path = args.journal or config.journal
+    if not wait_for(path, stop):
+        return 0
+    status = topics.status_topic(night.table_id)
+    link = Link(topics.parse_broker(night.broker), night.table_id, night.password(),
+                keepalive=args.keepalive, log=log, will=(status, topics.OFFLINE.encode()))
+    with Journal.open_existing(path) as journal:
+        publisher = Publisher(journal, link, night.table, system_clock)
+        log.info("publishing %s (%s) from %s to %s", night.table, night.table_id, path,
+                 night.broker)
+        link.start()
+        try:
+            publisher.run(stop)
+        finally:
+            link.stop(last=(status, topics.OFFLINE.encode()))
+    return 0
+
+
+def wait_for(path: Path, stop: threading.Event) -> bool:
+    """Wait until the referee has made the journal (a fresh install); False if stopped."""
+    if not path.exists():
+        log.info("waiting for the journal at %s", path)
+    while not path.exists():
+        if stop.wait(1.0):
+            return False
+    return True

@@ -1,0 +1,71 @@
+"""What a table has to tell the night, read from its journal: the live game and the results.
+
+The journal stays the one source of truth: a :class:`Snapshot` is rebuilt from it whole
+whenever it changes, so a publisher that restarts, or one that missed a change, sends the
+same thing again. Only the latest night's finished games are the night's; older nights stay
+in the journal and in ``export``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from firmware_host.journal import Journal, PlayedGame
+from firmware_host.night.topics import Game, Live, Player
+from games import game_class
+from games.core import GameState, Roll
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    live: Live
+    games: tuple[Game, ...]
+
+
+def snapshot(journal: Journal, table: str, name: str, now: datetime) -> Snapshot:
+    """The table ``table`` (named ``name``) as ``journal`` holds it at ``now``."""
+    journal.reload()
+    played = journal.finished_games()
+    tonight = [game for game in played if game.night == played[-1].night] if played else []
+    games = tuple(as_game(table, name, game) for game in tonight)
+    finished = tuple(game.id for game in games)
+    at = now.isoformat(timespec="milliseconds")
+    state = journal.resume()
+    if state is not None:
+        live = live_game(table, name, state, finished, at)
+    elif played:
+        live = last_result(table, name, played[-1], finished, at)
+    else:
+        live = Live(table, name, "", (), "", "idle", (), (), "", 0, finished, at)
+    return Snapshot(live, games)
+
+
+def live_game(table: str, name: str, state: GameState[Any], finished: tuple[int, ...],
+              at: str) -> Live:
+    player = state.current_player
+    throws = [action for action in state.history if isinstance(action, Roll)]
+    return Live(table, name, state.TITLE, state.setup.names,
+                "" if player is None else state.name(player), state.phase.value,
+                throws[-1].dice if throws else (), state.scores(),
+                str(state.history[-1]) if state.history else "", len(state.history),
+                finished, at)
+
+
+def last_result(table: str, name: str, game: PlayedGame, finished: tuple[int, ...],
+                at: str) -> Live:
+    """Between games the card shows how the last one ended."""
+    return Live(table, name, title(game.game), tuple(p.name for p in game.players), "", "over",
+                (), tuple(p.score for p in game.players), "", 0, finished, at)
+
+
+def as_game(table: str, name: str, game: PlayedGame) -> Game:
+    return Game(table, name, game.id, title(game.game), game.started.isoformat(),
+                game.ended.isoformat(), str(game.night),
+                tuple(Player(p.seat, p.name, p.score, p.place) for p in game.players))
+
+
+def title(game: str) -> str:
+    """A game's title from its registry name (``dalmatian`` -> ``Dalmatian``)."""
+    return game_class(game).TITLE

@@ -1,0 +1,92 @@
+"""One place that builds a paho-mqtt 2 client the way the night needs it.
+
+Both ends log in with a user name and password, keep the connection alive with pings every
+``keepalive`` seconds and reconnect by themselves (1 s, doubling to at most 8 s), so a table
+whose Wi-Fi comes back is on the night again within seconds. A refusal by the broker (a
+wrong password, a user the ACL does not know) is logged once per streak, in one line.
+"""
+
+from __future__ import annotations
+
+import logging
+import ssl
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.reasoncodes import ReasonCode
+
+from firmware_host.night.topics import Broker
+
+RECONNECT_S = (1, 8)
+
+
+class Link:
+    """A client for ``user`` at ``broker``; ``connected`` runs (in paho's thread) after
+    every successful connection, first or again."""
+
+    def __init__(self, broker: Broker, user: str, password: str, *, keepalive: int,
+                 log: logging.Logger, will: tuple[str, bytes] | None = None) -> None:
+        self.broker = broker
+        self.user = user
+        self.keepalive = keepalive
+        self.log = log
+        self.connected: Callable[[], None] = lambda: None  # set by the publisher or hub
+        self.refused: str | None = None  # the broker's last refusal, for tests and the log
+        self._reported: str | None = None
+        client = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"tc-{user}",
+                             clean_session=True)
+        client.username_pw_set(user, password)
+        if will is not None:
+            client.will_set(will[0], will[1], qos=1, retain=True)
+        if broker.tls:
+            client.tls_set(cert_reqs=ssl.CERT_REQUIRED)
+        client.reconnect_delay_set(*RECONNECT_S)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        self.client = client
+
+    def start(self) -> None:
+        """Connect in the background; paho's thread retries until :meth:`stop`."""
+        self.client.connect_async(self.broker.host, self.broker.port, self.keepalive)
+        self.client.loop_start()
+
+    def stop(self, last: tuple[str, bytes] | None = None) -> None:
+        """Send ``last`` (retained, waited for at most 2 s) if connected, then disconnect."""
+        if last is not None and self.client.is_connected():
+            info = self.client.publish(last[0], last[1], qos=1, retain=True)
+            info.wait_for_publish(timeout=2.0)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def is_connected(self) -> bool:
+        return bool(self.client.is_connected())
+
+    def publish(self, topic: str, payload: bytes) -> bool:
+        """Send retained with QoS 1; False (nothing queued) while not connected."""
+        if not self.client.is_connected():
+            return False
+        info = self.client.publish(topic, payload, qos=1, retain=True)
+        return info.rc == paho.MQTT_ERR_SUCCESS
+
+    def _on_connect(self, client: paho.Client, userdata: Any, flags: Any,
+                    reason: ReasonCode, properties: Any) -> None:
+        if reason.is_failure:
+            self.refused = str(reason)
+            self._report(f"the broker {self.broker} refused {self.user}: {reason}; check "
+                         "the user's password (and the broker's password file)", error=True)
+            return
+        self.refused = None
+        self._report(f"connected to {self.broker} as {self.user}")
+        self.connected()
+
+    def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any,
+                       reason: ReasonCode, properties: Any) -> None:
+        if reason.is_failure and self.refused is None:
+            self._report(f"lost the broker {self.broker} ({reason}); reconnecting")
+
+    def _report(self, line: str, error: bool = False) -> None:
+        if line != self._reported:
+            self._reported = line
+            self.log.log(logging.ERROR if error else logging.INFO, "%s", line)

@@ -1,0 +1,86 @@
+"""The table's side of a game night: follow the journal and keep the broker's copy equal.
+
+The referee never goes online; this separate process opens the same journal, asks SQLite a
+few times a second whether anything was committed (``PRAGMA data_version``), and publishes
+what differs from what it last sent. On every (re)connection it forgets what it sent and
+sends the whole night again: every message is retained and the hub stores by table and game
+id, so sending twice is harmless and a broker that lost its state is filled again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+
+from firmware_host.journal import Journal
+from firmware_host.night import topics
+from firmware_host.night.follow import Snapshot, snapshot
+from firmware_host.night.mqtt import Link
+
+log = logging.getLogger("table_companion.publish")
+
+
+class Publisher:
+    """Publishes the table ``table`` (shown as ``name``) from ``journal`` through ``link``.
+
+    ``sent`` maps each topic to what was last sent there (the live state without its
+    timestamp, so an unchanged game is not sent again).
+    """
+
+    def __init__(self, journal: Journal, link: Link, name: str,
+                 clock: Callable[[], datetime]) -> None:
+        self.journal = journal
+        self.link = link
+        self.table = link.user
+        self.name = name
+        self.clock = clock
+        self.sent: dict[str, bytes] = {}
+        self._resend = threading.Event()
+        link.connected = self._resend.set
+
+    def run(self, stop: threading.Event, interval: float = 0.2) -> None:
+        """Follow the journal until ``stop`` is set, looking every ``interval`` seconds."""
+        version: int | None = None
+        while not stop.is_set():
+            if self._resend.is_set():
+                self._resend.clear()
+                self.sent.clear()
+                self.link.publish(topics.status_topic(self.table), topics.ONLINE.encode())
+                version = None
+            if self.link.is_connected():
+                now = self.journal.data_version()
+                if now != version:
+                    version = now
+                    if not self.publish(snapshot(self.journal, self.table, self.name,
+                                                 self.clock())):
+                        version = None  # not everything went out: look again next time
+            stop.wait(interval)
+
+    def publish(self, snap: Snapshot) -> bool:
+        """Send what changed: new or changed games first, then the live state that lists
+        them, then clear games taken back (an undone last move). False if any send failed."""
+        ok = True
+        current = {topics.game_topic(self.table, game.id): topics.game_payload(game)
+                   for game in snap.games}
+        for topic, payload in current.items():
+            ok &= self._send(topic, payload, payload)
+        live = topics.live_payload(snap.live)
+        ok &= self._send(topics.live_topic(self.table), live,
+                         topics.live_payload(replace(snap.live, at="")))
+        for topic in [t for t in self.sent if "/game/" in t and t not in current]:
+            if self.link.publish(topic, b""):
+                del self.sent[topic]
+            else:
+                ok = False
+        return ok
+
+    def _send(self, topic: str, payload: bytes, key: bytes) -> bool:
+        if self.sent.get(topic) == key:
+            return True
+        if not self.link.publish(topic, payload):
+            return False
+        self.sent[topic] = key
+        return True

@@ -1,0 +1,167 @@
+"""The hub's copy of the night: every table's status, live game and finished games.
+
+Kept in SQLite so a restarted hub shows the night at once, and in memory for the page.
+Everything is keyed by table id and game id, so a message received twice (a publisher that
+reconnected, the broker's retained copies after the hub restarts) changes nothing.
+
+Two messages can arrive out of order: a table's live state names the games it has
+finished, so a retained game the table has since taken back (an undone last move) is
+dropped, and a live state older than the one held is ignored.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+
+from firmware_host.journal import PlayedGame, PlayerResult, Standing, standings
+from firmware_host.night import topics
+from firmware_host.night.topics import Cleared, Game, Live, Message, Status, moment
+
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, online INTEGER NOT NULL, "
+    "live BLOB)",
+    "CREATE TABLE IF NOT EXISTS games (table_id TEXT NOT NULL, game_id INTEGER NOT NULL, "
+    "payload BLOB NOT NULL, PRIMARY KEY (table_id, game_id)) WITHOUT ROWID",
+)
+
+
+@dataclass
+class Table:
+    id: str
+    online: bool = False
+    live: Live | None = None
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a message changed: a table's card (its id, '' for none), the results or not."""
+
+    card: str = ""
+    results: bool = False
+
+
+@dataclass(frozen=True)
+class Night:
+    """What the page shows: one night's games (the latest night any table sent)."""
+
+    night: str
+    tables: tuple[Table, ...]
+    games: tuple[Game, ...]
+    standings: tuple[Standing, ...]
+
+
+@dataclass
+class Store:
+    """The night in ``db``; :meth:`apply` says whether a message changed anything."""
+
+    db: sqlite3.Connection
+    tables: dict[str, Table] = field(default_factory=dict)
+    games: dict[tuple[str, int], Game] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def open(cls, path: Path) -> Store:
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        for statement in SCHEMA:
+            db.execute(statement)
+        store = cls(db)
+        for table_id, online, live in db.execute("SELECT id, online, live FROM tables"):
+            parsed = topics.parse(topics.live_topic(table_id), live) if live else None
+            store.tables[table_id] = Table(table_id, bool(online),
+                                           parsed if isinstance(parsed, Live) else None)
+        for table_id, game_id, payload in db.execute("SELECT * FROM games"):
+            game = topics.parse(topics.game_topic(table_id, game_id), payload)
+            if isinstance(game, Game):
+                store.games[(table_id, game_id)] = game
+        return store
+
+    def close(self) -> None:
+        self.db.close()
+
+    def apply(self, message: Message) -> Change:
+        """Take ``message`` in; what it changed on the page (nothing for a repeat)."""
+        with self.lock:
+            table = self.tables.get(message.table) or Table(message.table)
+            card = results = False
+            match message:
+                case Status(online=online):
+                    card = table.online != online or message.table not in self.tables
+                    table.online = online
+                case Live():
+                    card, results = self._live(table, message)
+                case Game():
+                    results = self._game(table, message)
+                case Cleared(id=game_id):
+                    results = self._drop(message.table, game_id)
+            if card:
+                self.tables[table.id] = table
+                live = None if table.live is None else topics.live_payload(table.live)
+                self.db.execute("INSERT OR REPLACE INTO tables VALUES (?, ?, ?)",
+                                (table.id, table.online, live))
+            return Change(table.id if card else "", results)
+
+    def _live(self, table: Table, live: Live) -> tuple[bool, bool]:
+        """The live state taken in (unless older than the one held); games it no longer
+        lists as finished are dropped. Whether the card and the results changed."""
+        if table.live is not None and moment(live.at) < moment(table.live.at):
+            return False, False
+        card = table.live is None or _without_time(table.live) != _without_time(live)
+        table.live = live
+        dropped = False
+        for key, game in list(self.games.items()):
+            if key[0] == table.id and _taken_back(game, live):
+                dropped |= self._drop(*key)
+        return card, dropped
+
+    def _game(self, table: Table, game: Game) -> bool:
+        if table.live is not None and _taken_back(game, table.live):
+            return False
+        if self.games.get((game.table, game.id)) == game:
+            return False
+        self.games[(game.table, game.id)] = game
+        self.db.execute("INSERT OR REPLACE INTO games VALUES (?, ?, ?)",
+                        (game.table, game.id, topics.game_payload(game)))
+        return True
+
+    def _drop(self, table_id: str, game_id: int) -> bool:
+        if self.games.pop((table_id, game_id), None) is None:
+            return False
+        self.db.execute("DELETE FROM games WHERE table_id = ? AND game_id = ?",
+                        (table_id, game_id))
+        return True
+
+    def night(self) -> Night:
+        """The latest night's games, its standings and every table, by name."""
+        with self.lock:
+            tables = sorted(self.tables.values(), key=lambda t: _name(t).lower())
+            games = list(self.games.values())
+            latest = max((game.night for game in games), default="")
+            tonight = sorted((g for g in games if g.night == latest),
+                             key=lambda g: moment(g.ended))
+            return Night(latest, tuple(Table(t.id, t.online, t.live) for t in tables),
+                         tuple(tonight), tuple(standings([played(g) for g in tonight])))
+
+
+def played(game: Game) -> PlayedGame:
+    """A finished game as the journal's standings take it."""
+    return PlayedGame(game.id, game.game, {}, datetime.fromisoformat(game.started),
+                      datetime.fromisoformat(game.ended),
+                      tuple(PlayerResult(p.seat, p.name, p.score, p.place) for p in game.players))
+
+
+def _name(table: Table) -> str:
+    return table.live.name if table.live is not None else table.id
+
+
+def _taken_back(game: Game, live: Live) -> bool:
+    """The table's live state, newer than the game, no longer lists it as finished."""
+    return game.id not in live.finished and moment(game.ended) < moment(live.at)
+
+
+def _without_time(live: Live) -> Live:
+    return replace(live, at="")

@@ -1,0 +1,254 @@
+"""Real parts for the game-night tests: a mosquitto on a random loopback port with the
+shipped config and ACL, and ``table-companion`` processes (sim, publish, hub).
+
+Every wait is bounded in time; a test that waits too long fails with what it waited for.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+ROOT = Path(__file__).parents[2]
+SHIPPED = ROOT / "systemd" / "mosquitto"
+SBIN = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/usr/local/sbin"])
+MOSQUITTO = shutil.which("mosquitto", path=SBIN)
+MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd", path=SBIN)
+HUB_USER = "night_hub"
+PASSWORD = "night-pass"
+KEEPALIVE_S = 2
+
+T = TypeVar("T")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def until(check: Callable[[], T], seconds: float, what: str, every: float = 0.05) -> T:
+    """``check()``'s first true value within ``seconds``; AssertionError naming ``what``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds} s: {what}")
+        time.sleep(every)
+
+
+def private(path: Path, text: str) -> Path:
+    path.write_text(text)
+    path.chmod(0o600)
+    return path
+
+
+@dataclass
+class Broker:
+    """A mosquitto with the shipped config, on 127.0.0.1, that a test stops and starts."""
+
+    folder: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    @property
+    def log(self) -> str:
+        path = self.folder / "mosquitto.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def write_config(self, users: list[str]) -> Path:
+        passwd = self.folder / "passwd"
+        passwd.write_text("")
+        for user in users:
+            subprocess.run([MOSQUITTO_PASSWD, "-b", str(passwd), user, PASSWORD], check=True,
+                           capture_output=True)
+        passwd.chmod(0o600)
+        lines = []
+        for line in (SHIPPED / "table-companion.conf").read_text().splitlines():
+            key = line.split(" ")[0]
+            if key == "listener":
+                line = f"listener {self.port} 127.0.0.1"
+            elif key == "password_file":
+                line = f"password_file {passwd}"
+            elif key == "acl_file":
+                line = f"acl_file {SHIPPED / 'table-companion.acl'}"
+            lines.append(line)
+        lines += [f"persistence_location {self.folder}/", f"user {getpass.getuser()}",
+                  f"log_dest file {self.folder / 'mosquitto.log'}", "log_type all"]
+        config = self.folder / "mosquitto.conf"
+        config.write_text("\n".join(lines) + "\n")
+        return config
+
+    def start(self) -> None:
+        self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.folder / "mosquitto.conf")],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        until(self._listening, 5, f"mosquitto listening on {self.port}")
+
+    def _listening(self) -> bool:
+        assert self.process is not None
+        if self.process.poll() is not None:
+            raise AssertionError(f"mosquitto exited: {self.log[-2000:]}")
+        with socket.socket() as probe:
+            return probe.connect_ex(("127.0.0.1", self.port)) == 0
+
+    def stop(self, sig: signal.Signals = signal.SIGTERM) -> None:
+        """Stop it: SIGTERM saves its persistence file, SIGKILL does not."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def forget(self) -> None:
+        """Remove the persistence file: the next start knows no retained message."""
+        (self.folder / "mosquitto.db").unlink(missing_ok=True)
+
+
+@dataclass
+class Tool:
+    """One ``table-companion`` process, its output in a file."""
+
+    args: list[str]
+    log: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Tool:
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "firmware_host.cli", *self.args], cwd=ROOT,
+                stdout=out, stderr=subprocess.STDOUT)
+        return self
+
+    def send(self, sig: signal.Signals) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(sig)
+
+    def stop(self, sig: signal.Signals = signal.SIGTERM) -> int | None:
+        if self.process is None:
+            return None
+        self.send(sig)
+        try:
+            return self.process.wait(timeout=10)
+        finally:
+            self.process = None
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+@dataclass
+class Table:
+    """A simulated table: a config with a [night] section, its own journal and publisher."""
+
+    folder: Path
+    name: str
+    players: tuple[str, ...]
+    broker: Broker
+    password: str = PASSWORD
+    publisher: Tool | None = None
+
+    @property
+    def id(self) -> str:
+        return self.name.lower().replace(" ", "-")
+
+    @property
+    def config(self) -> Path:
+        return self.folder / "config.toml"
+
+    @property
+    def journal(self) -> Path:
+        return self.folder / "journal.sqlite3"
+
+    def write(self) -> Table:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        private(self.folder / "password", self.password + "\n")
+        names = ", ".join(json.dumps(n) for n in self.players)
+        self.config.write_text(f'players = [{names}]\njournal = "journal.sqlite3"\n'
+                               f'[night]\ntable = "{self.name}"\nbroker = "{self.broker.url}"\n'
+                               'credentials = "password"\n')
+        return self
+
+    def play(self, scenario: str = "dalmatian", seed: int = 1) -> None:
+        """One whole scenario through the simulator on this table's journal."""
+        subprocess.run([sys.executable, "-m", "firmware_host.cli", "sim", "--config",
+                        str(self.config), "--journal", str(self.journal), "--scenario",
+                        scenario, "--out", str(self.folder / "frames"), "--seed", str(seed)],
+                       cwd=ROOT, check=True, capture_output=True, timeout=60)
+
+    def publish(self) -> Tool:
+        self.publisher = Tool(["publish", "--config", str(self.config), "--keepalive",
+                               str(KEEPALIVE_S)], self.folder / "publish.log").start()
+        return self.publisher
+
+    def finished(self) -> set[tuple[str, int, tuple[tuple[str, int, int], ...]]]:
+        """Every finished game in the journal: (table, game id, (name, score, place)...)."""
+        from firmware_host.journal import Journal
+        if not self.journal.exists():
+            return set()
+        with Journal.open_existing(self.journal) as journal:
+            return {(self.id, g.id, tuple((p.name, p.score, p.place) for p in g.players))
+                    for g in journal.finished_games()}
+
+
+@dataclass
+class Hub:
+    folder: Path
+    broker: Broker
+    port: int = field(default_factory=free_port)
+    tool: Tool | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> Hub:
+        password = private(self.folder / "hub-password", PASSWORD)
+        self.tool = Tool(["hub", "--broker", self.broker.url, "--user", HUB_USER,
+                          "--password-file", str(password), "--listen",
+                          f"127.0.0.1:{self.port}", "--db", str(self.folder / "night.sqlite3"),
+                          "--keepalive", str(KEEPALIVE_S)], self.folder / "hub.log").start()
+        until(self._serving, 10, "the hub serving its page")
+        return self
+
+    def _serving(self) -> bool:
+        assert self.tool is not None and self.tool.process is not None
+        if self.tool.process.poll() is not None:
+            raise AssertionError(f"the hub exited: {self.tool.output()[-2000:]}")
+        try:
+            self.night()
+        except OSError:
+            return False
+        return True
+
+    def night(self) -> dict[str, Any]:
+        with urllib.request.urlopen(self.url + "night.json", timeout=5) as reply:
+            data: dict[str, Any] = json.load(reply)
+            return data
+
+    def results(self) -> list[tuple[str, int, tuple[tuple[str, int, int], ...]]]:
+        """The hub's finished games as :meth:`Table.finished` gives a journal's (a list, so
+        a game held twice would show)."""
+        return [(g["table"], g["id"], tuple((p["name"], p["score"], p["place"])
+                                            for p in g["players"]))
+                for g in self.night()["games"]]
+
+    def table(self, table_id: str) -> dict[str, Any] | None:
+        return next((t for t in self.night()["tables"] if t["id"] == table_id), None)
