@@ -15,7 +15,7 @@ from pathlib import Path
 
 from firmware_host.commands import Subparsers, add_command
 from firmware_host.config import ConfigError, load
-from firmware_host.journal import Journal, system_clock
+from firmware_host.journal import Journal, JournalError, system_clock
 from firmware_host.night import topics
 from firmware_host.night.mqtt import Link
 from firmware_host.night.publisher import Publisher
@@ -50,12 +50,13 @@ def run(args: argparse.Namespace) -> int:
                           'broker, e.g. [night] table = "Table 2"')
     stop = stop_event()
     path = args.journal or config.journal
-    if not wait_for(path, stop):
+    opened = wait_for(path, stop)
+    if opened is None:
         return 0
     status = topics.status_topic(night.table_id)
     link = Link(topics.parse_broker(night.broker), night.table_id, night.password(),
                 keepalive=args.keepalive, log=log, will=(status, topics.OFFLINE.encode()))
-    with Journal.open_existing(path) as journal:
+    with opened as journal:
         publisher = Publisher(journal, link, night.table, system_clock)
         log.info("publishing %s (%s) from %s to %s", night.table, night.table_id, path,
                  night.broker)
@@ -67,11 +68,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def wait_for(path: Path, stop: threading.Event) -> bool:
-    """Wait until the referee has made the journal (a fresh install); False if stopped."""
-    if not path.exists():
-        log.info("waiting for the journal at %s", path)
-    while not path.exists():
-        if stop.wait(1.0):
-            return False
-    return True
+def wait_for(path: Path, stop: threading.Event) -> Journal | None:
+    """The journal opened to read, once the referee has made it (on a fresh install it has
+    not yet); None if stopped first."""
+    waiting = ""
+    while True:
+        try:
+            return Journal.open_reader(path)
+        except JournalError as err:
+            if str(err) != waiting:
+                waiting = str(err)
+                log.info("waiting for the journal: %s", err)
+        if stop.wait(0.5):
+            return None

@@ -35,7 +35,16 @@ class Listener:
         link.client.on_message = self._on_message
 
     def _subscribe(self) -> None:
+        """On every connection: the broker's retained status says afresh who is online (a
+        broker that lost its state knows only the tables that reconnect)."""
+        were = set(self.store.all_offline())
+        self._cards(were)
         self.link.client.subscribe(topics.SUBSCRIPTION, qos=1)
+
+    def _cards(self, table_ids: set[str]) -> None:
+        for table in self.store.night().tables:
+            if table.id in table_ids:
+                self.broadcast.send(sse("card", {"id": table.id, "html": page.card(table)}))
 
     def _on_message(self, client: paho.Client, userdata: Any,
                     message: paho.MQTTMessage) -> None:
@@ -47,12 +56,9 @@ class Listener:
         change = self.store.apply(parsed)
         if not (change.card or change.results):
             return
-        night = self.store.night()
-        for table in night.tables:
-            if table.id == change.card:
-                self.broadcast.send(sse("card", {"id": table.id, "html": page.card(table)}))
+        self._cards({change.card})
         if change.results:
-            self.broadcast.send(sse("results", {"html": page.results(night)}))
+            self.broadcast.send(sse("results", {"html": page.results(self.store.night())}))
 
     def reject(self, topic: str, reason: str) -> None:
         self.rejected += 1

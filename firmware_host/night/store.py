@@ -105,6 +105,16 @@ class Store:
                                 (table.id, table.online, live))
             return Change(table.id if card else "", results)
 
+    def all_offline(self) -> list[str]:
+        """Forget who is online (a new session with the broker tells it afresh); the ids of
+        the tables that were."""
+        with self.lock:
+            were = [table.id for table in self.tables.values() if table.online]
+            for table_id in were:
+                self.tables[table_id].online = False
+            self.db.execute("UPDATE tables SET online = 0")
+            return were
+
     def _live(self, table: Table, live: Live) -> tuple[bool, bool]:
         """The live state taken in (unless older than the one held); games it no longer
         lists as finished are dropped. Whether the card and the results changed."""

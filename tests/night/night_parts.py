@@ -29,6 +29,9 @@ MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd", path=SBIN)
 HUB_USER = "night_hub"
 PASSWORD = "night-pass"
 KEEPALIVE_S = 2
+# The broker drops a silent client after 1.5 keep-alives; mosquitto 2.0 looks about once a
+# second or two, so a cut-off table is offline within this
+OFFLINE_WITHIN_S = 1.5 * KEEPALIVE_S + 3
 
 T = TypeVar("T")
 
@@ -145,6 +148,7 @@ class Tool:
         if self.process is None:
             return None
         self.send(sig)
+        self.send(signal.SIGCONT)  # a stopped process cannot act on SIGTERM
         try:
             return self.process.wait(timeout=10)
         finally:

@@ -1,0 +1,53 @@
+"""Fixtures for the game-night tests: a real broker and hub, torn down whatever happens."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from night_parts import HUB_USER, MOSQUITTO, MOSQUITTO_PASSWD, Broker, Hub, Table
+
+TABLE_NAMES = ("Table 1", "Table 2", "Table 3", "Table 4")
+
+
+
+def missing(what: str) -> None:
+    """Skip on a laptop without ``what``; in CI (.ci/run installs it) that is a failure."""
+    if os.environ.get("TABLE_COMPANION_CI"):
+        pytest.fail(f"{what} is not installed, and .ci/run should have installed it")
+    pytest.skip(f"{what} is not installed (sudo apt install {what})")
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    if MOSQUITTO is None or MOSQUITTO_PASSWD is None:
+        missing("mosquitto")
+    folder = tmp_path / "broker"
+    folder.mkdir()
+    broker = Broker(folder)
+    broker.write_config([HUB_USER, *(name.lower().replace(" ", "-") for name in TABLE_NAMES)])
+    broker.start()
+    yield broker
+    broker.stop()
+
+
+@pytest.fixture
+def hub(tmp_path: Path, broker: Broker) -> Iterator[Hub]:
+    hub = Hub(tmp_path, broker).start()
+    yield hub
+    if hub.tool is not None:
+        hub.tool.stop()
+
+
+@pytest.fixture
+def tables(tmp_path: Path, broker: Broker) -> Iterator[list[Table]]:
+    """Three tables with their own players, not yet publishing."""
+    players = (("Ann", "Ben"), ("Cat", "<script>alert(1)</script>"), ("Eve", "Fay"))
+    made = [Table(tmp_path / f"table{n}", TABLE_NAMES[n], players[n], broker).write()
+            for n in range(3)]
+    yield made
+    for table in made:
+        if table.publisher is not None:
+            table.publisher.stop()

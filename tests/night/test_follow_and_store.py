@@ -1,0 +1,106 @@
+"""The two ends without a network: what a journal tells the night, and how the hub keeps it.
+
+The publisher's snapshot is taken from a real journal written by the journal's own code;
+the hub's store takes the messages in any order, twice, late or taken back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from journal_helpers import FakeClock, new_game, play, register_highdie
+
+from firmware_host.journal import Journal, JournalError
+from firmware_host.night import topics
+from firmware_host.night.follow import snapshot
+from firmware_host.night.store import Change, Store
+from firmware_host.night.topics import Cleared, Status
+
+TABLE, NAME = "table-2", "Table 2"
+
+
+@pytest.fixture(autouse=True)
+def _highdie(monkeypatch: pytest.MonkeyPatch) -> None:
+    register_highdie(monkeypatch)
+
+
+def test_a_reader_waits_for_the_referee_and_sees_its_commits(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    with pytest.raises(JournalError, match="no journal there yet"):
+        Journal.open_reader(path)
+    path.write_bytes(b"")
+    with pytest.raises(JournalError, match="not a ready journal"):
+        Journal.open_reader(path)  # the referee has created it but not yet set it up
+    writer = Journal.open(path, FakeClock())
+    reader = Journal.open_reader(path)
+    before = reader.data_version()
+    game = new_game()
+    writer.start(game)
+    assert reader.data_version() != before
+    with pytest.raises(JournalError, match="read-only"):
+        reader.abandon()
+
+
+def test_a_snapshot_is_the_live_game_and_the_latest_nights_results(tmp_path: Path) -> None:
+    clock = FakeClock()
+    journal = Journal.open(tmp_path / "journal.sqlite3", clock)
+    first = snapshot(journal, TABLE, NAME, clock())
+    assert (first.live.game, first.live.phase, first.games) == ("", "idle", ())
+    game = new_game()
+    journal.start(game)
+    play(journal, game, "roll 4", "bank", "roll 2", "pass", "roll 6", "bank")
+    done = snapshot(journal, TABLE, NAME, clock())
+    assert [g.id for g in done.games] == [1]
+    assert done.games[0].players[0] == topics.Player(0, "Ann", 10, 1)
+    assert (done.live.phase, done.live.scores, done.live.finished) == ("over", (10, 0), (1,))
+    game = new_game()
+    journal.start(game)
+    play(journal, game, "roll 3", "bank", "roll 5")
+    live = snapshot(journal, TABLE, NAME, clock()).live
+    assert (live.game, live.turn, live.phase, live.dice, live.last, live.moves) == (
+        "High Die", "Ben", "move", (5,), "roll 5", 3)
+    assert live.players == ("Ann", "Ben") and live.finished == (1,)
+
+
+def test_the_store_keeps_each_game_once_whatever_the_order(tmp_path: Path) -> None:
+    clock = FakeClock()
+    journal = Journal.open(tmp_path / "journal.sqlite3", clock)
+    game = new_game()
+    journal.start(game)
+    play(journal, game, "roll 4", "bank", "roll 2", "pass", "roll 6", "bank")
+    snap = snapshot(journal, TABLE, NAME, clock())
+    store = Store.open(tmp_path / "night.sqlite3")
+    assert store.apply(snap.live) == Change(TABLE, False)
+    assert store.apply(snap.games[0]) == Change("", True)
+    assert store.apply(snap.games[0]) == Change()  # a repeat changes nothing
+    assert store.apply(replace(snap.live, at=clock().isoformat())) == Change()
+    assert store.apply(Status(TABLE, True)) == Change(TABLE, False)
+    night = store.night()
+    assert [s.name for s in night.standings] == ["Ann", "Ben"]
+    assert night.night == snap.games[0].night
+    store.close()
+    again = Store.open(tmp_path / "night.sqlite3")  # a restarted hub has the night at once
+    assert again.night() == night
+
+
+def test_a_game_taken_back_is_dropped_and_stale_messages_are_ignored(tmp_path: Path) -> None:
+    clock = FakeClock()
+    journal = Journal.open(tmp_path / "journal.sqlite3", clock)
+    game = new_game()
+    journal.start(game)
+    play(journal, game, "roll 4", "bank", "roll 2", "pass", "roll 6", "bank")
+    finished = snapshot(journal, TABLE, NAME, clock())
+    journal.undo(game)  # the last move taken back: the game is open again
+    reopened = snapshot(journal, TABLE, NAME, clock())
+    store = Store.open(tmp_path / "night.sqlite3")
+    store.apply(finished.games[0])
+    store.apply(finished.live)
+    assert store.apply(reopened.live) == Change(TABLE, True)  # it no longer lists game 1
+    assert store.night().games == ()
+    assert store.apply(finished.games[0]) == Change()  # the broker's stale retained copy
+    assert store.apply(finished.live) == Change()  # an older live state, delivered late
+    assert store.night().tables[0].live == reopened.live
+    assert store.apply(replace(finished.games[0], id=2, ended=clock().isoformat())).results
+    assert store.apply(Cleared(TABLE, 2)) == Change("", True)
