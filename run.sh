@@ -3,6 +3,7 @@
 # the daemon on the real pins, elsewhere the simulator (mocked pins, the screen drawn in the
 # terminal). Arguments go to the command alone, e.g. ./run.sh games, ./run.sh --help
 . "$(dirname "$0")/scripts/venv.sh"
+# shellcheck disable=SC2119  # no extra: the runtime dependencies alone
 ensure_venv
 
 # The subcommand run.sh starts when given none.

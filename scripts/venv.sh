@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by run.sh and test.sh: defines ensure_venv, which makes ./.venv (once) and installs
 # the project into it (again only when pyproject.toml changed). It reads no positional
 # arguments, so whatever the caller was given stays the caller's.

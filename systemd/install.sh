@@ -1,81 +1,323 @@
 #!/usr/bin/env bash
-# Install table-companion as a service on Raspberry Pi OS (Debian 12 "bookworm" or newer).
+# Install table-companion as a service on Raspberry Pi OS (bookworm, trixie) or plain Debian
+# (arm64, armhf), or bring an install up to date:
 #
-#   sudo systemd/install.sh
+#   sudo systemd/install.sh [--yes]               install or update; --yes: change the boot
+#                                                  config without asking
+#   sudo systemd/install.sh --uninstall [--purge]  remove the service, the venv and the command;
+#                                                  --purge: the journal and the config too
 #
-# What it does, each step only when it is not already done (so running it again upgrades):
-#   - installs python3-venv and python3-lgpio from the distribution
-#   - creates the system user table-companion, in the groups gpio, i2c, spi and dialout
-#   - makes a venv in /opt/table-companion/venv that sees the system's packages (so the
-#     system's lgpio serves) and installs this checkout into it
-#   - copies systemd/config.toml to /etc/table-companion/config.toml (never over your edits)
-#   - enables I2C and SPI with raspi-config when it is there
-#   - installs, enables and (re)starts table-companion.service
+# What it does, each step only when it is not done already (a second run changes nothing):
+#   - apt: python3-venv; python3-lgpio where the archive has it (Raspberry Pi OS), else lgpio
+#     comes from the lock; python3-spidev when the pin map drives an SPI screen; on 32-bit ARM
+#     python3-pil and python3-cbor2, which pip would have to compile there
+#   - the system user table-companion, in the groups gpio, i2c, spi and dialout, and on plain
+#     Debian udev rules that give those groups the GPIO, I2C and SPI devices
+#   - /opt/table-companion/venv (seeing the system's packages) with the exact versions of
+#     requirements/pi.lock (pip --require-hashes), and this checkout, built in a temporary copy
+#     so that nothing in it ends up owned by root
+#   - /usr/local/bin/table-companion, a link to the venv's command
+#   - /etc/table-companion/config.toml from systemd/config.toml (never over your edits)
+#   - the boot config: I2C on at 400 kHz, SPI on only for an SPI screen (asks first)
+#   - installs, enables and (re)starts table-companion.service, when systemd runs
 set -euo pipefail
 
 SERVICE=table-companion
 PREFIX=/opt/table-companion
+VENV=$PREFIX/venv
+STAMP=$PREFIX/installed.sha256
 CONFIG_DIR=/etc/table-companion
-UNIT_DIR=/etc/systemd/system
+STATE_DIR=/var/lib/table-companion
+UNIT=/etc/systemd/system/$SERVICE.service
+LINK=/usr/local/bin/table-companion
+UDEV_RULES=/etc/udev/rules.d/60-table-companion.rules
+MODULES=/etc/modules-load.d/table-companion.conf
 GROUPS_NEEDED=(gpio i2c spi dialout)
+BLOCK_BEGIN="# >>> table-companion (systemd/install.sh)"
+BLOCK_END="# <<< table-companion"
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LOCK=$SOURCE/requirements/pi.lock
 
 say() { printf '%s\n' "$*"; }
+fail() { say "install.sh: $*" >&2; exit 1; }
+changed=0
+did() { changed=1; say "$*"; }
+
+yes=0 uninstall=0 purge=0
+for arg in "$@"; do
+    case $arg in
+        --yes|-y) yes=1 ;;
+        --uninstall) uninstall=1 ;;
+        --purge) purge=1 ;;
+        -h|--help) sed -n '2,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        *) fail "unknown option $arg (see --help)" ;;
+    esac
+done
+if [ "$purge" -eq 1 ] && [ "$uninstall" -eq 0 ]; then
+    fail "--purge goes with --uninstall"
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
     say "install.sh changes system folders and services, so it must run as root:" >&2
-    say "    sudo $0" >&2
-    exit 1
-fi
-if ! command -v systemctl >/dev/null 2>&1; then
-    say "install.sh needs systemd (systemctl was not found); run the companion by hand:" >&2
-    say "    ./run.sh" >&2
+    say "    sudo $0 $*" >&2
     exit 1
 fi
 
-missing=()
-for package in python3-venv python3-lgpio; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
-        || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    say "Installing ${missing[*]} ..."
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+systemd_runs() { [ -d /run/systemd/system ]; }
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
+apt_updated=0
+apt_install() {
+    local missing=() package
+    for package in "$@"; do installed "$package" || missing+=("$package"); done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$apt_updated" -eq 0 ]; then apt-get update -qq; apt_updated=1; fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    did "Installed ${missing[*]} from the distribution"
+}
+
+# Whether the distribution's archive offers a package (only Raspberry Pi's has python3-lgpio).
+apt_offers() {
+    if [ "$apt_updated" -eq 0 ] && ! installed "$1"; then apt-get update -qq; apt_updated=1; fi
+    apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p' | grep -qv none
+}
+
+# The boot config a Raspberry Pi reads; empty where there is none (not a Pi image).
+boot_config() {
+    local path
+    for path in /boot/firmware/config.txt /boot/config.txt; do
+        if [ -f "$path" ] && ! grep -qs "^DO NOT EDIT" "$path"; then echo "$path"; return; fi
+    done
+}
+
+# The file with our block (between BLOCK_BEGIN and BLOCK_END) replaced by stdin, on stdout.
+with_block() {
+    awk -v begin="$BLOCK_BEGIN" -v end="$BLOCK_END" '
+        $0 == begin { skip = 1; next }
+        $0 == end { skip = 0; next }
+        !skip { print }' "$1"
+    local block
+    block=$(cat)
+    if [ -n "$block" ]; then printf '%s\n%s\n%s\n' "$BLOCK_BEGIN" "$block" "$BLOCK_END"; fi
+}
+
+uninstall() {
+    if [ -f "$UNIT" ]; then
+        if systemd_runs; then systemctl disable --now --quiet "$SERVICE.service" || true; fi
+        rm -f "$UNIT"
+        if systemd_runs; then systemctl daemon-reload; fi
+        did "Removed $UNIT"
+    fi
+    if [ -L "$LINK" ]; then rm -f "$LINK"; did "Removed $LINK"; fi
+    if [ -d "$PREFIX" ]; then rm -rf "$PREFIX"; did "Removed $PREFIX"; fi
+    if [ -f "$UDEV_RULES" ]; then rm -f "$UDEV_RULES"; did "Removed $UDEV_RULES"; fi
+    if [ -f "$MODULES" ]; then rm -f "$MODULES"; did "Removed $MODULES"; fi
+    local boot
+    boot=$(boot_config)
+    if [ -n "$boot" ] && grep -qxF "$BLOCK_BEGIN" "$boot"; then
+        with_block "$boot" </dev/null >"$boot.new" && mv "$boot.new" "$boot"
+        did "Removed the table-companion lines from $boot (I2C stays as it was before)"
+    fi
+    if [ "$purge" -eq 1 ]; then
+        for dir in "$CONFIG_DIR" "$STATE_DIR"; do
+            if [ -d "$dir" ]; then rm -rf "$dir"; did "Removed $dir"; fi
+        done
+        if id -u "$SERVICE" >/dev/null 2>&1; then userdel "$SERVICE"; did "Removed the user $SERVICE"; fi
+    else
+        for dir in "$CONFIG_DIR" "$STATE_DIR"; do
+            if [ -d "$dir" ]; then say "Kept $dir (--uninstall --purge removes it)"; fi
+        done
+    fi
+    if [ "$changed" -eq 0 ]; then say "Nothing to remove: table-companion is not installed"; fi
+}
+
+if [ "$uninstall" -eq 1 ]; then
+    uninstall
+    exit 0
 fi
 
+[ -f "$LOCK" ] || fail "$LOCK is missing; run this script from a complete checkout"
+
+# --- packages from the distribution --------------------------------------------------------
+apt_install python3-venv
+# Left out of the lock because the distribution's package serves instead.
+from_distribution=()
+if installed python3-lgpio || apt_offers python3-lgpio; then
+    apt_install python3-lgpio
+    from_distribution+=(lgpio)
+    gpio_source="python3-lgpio from the distribution"
+else
+    gpio_source="lgpio from the package index (the archive has no python3-lgpio)"
+fi
+case $(uname -m) in
+    armv6l|armv7l)  # the package index has no 32-bit ARM wheels of these: pip would compile
+        apt_install python3-pil python3-cbor2
+        from_distribution+=(pillow cbor2)
+        ;;
+esac
+
+# --- the service user and its device groups ------------------------------------------------
 for group in "${GROUPS_NEEDED[@]}"; do
-    getent group "$group" >/dev/null || groupadd --system "$group"
+    getent group "$group" >/dev/null || { groupadd --system "$group"; did "Created the group $group"; }
 done
 if ! id -u "$SERVICE" >/dev/null 2>&1; then
-    say "Creating the system user $SERVICE ..."
-    useradd --system --user-group --home-dir "/var/lib/$SERVICE" --no-create-home \
+    useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
         --shell /usr/sbin/nologin --comment "table-companion service" "$SERVICE"
+    did "Created the system user $SERVICE"
 fi
-usermod --append --groups "$(IFS=,; echo "${GROUPS_NEEDED[*]}")" "$SERVICE"
-
-if [ ! -x "$PREFIX/venv/bin/python" ]; then
-    say "Creating $PREFIX/venv ..."
-    mkdir -p "$PREFIX"
-    python3 -m venv --system-site-packages "$PREFIX/venv"
+for group in "${GROUPS_NEEDED[@]}"; do
+    if ! id -nG "$SERVICE" | tr ' ' '\n' | grep -qxF "$group"; then
+        usermod --append --groups "$group" "$SERVICE"
+        did "Added $SERVICE to the group $group"
+    fi
+done
+# Raspberry Pi OS gives these groups the devices (99-com.rules); plain Debian does not.
+if ! ls /etc/udev/rules.d/99-com.rules /usr/lib/udev/rules.d/99-com.rules >/dev/null 2>&1; then
+    rules='SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
+SUBSYSTEM=="i2c-dev", GROUP="i2c", MODE="0660"
+SUBSYSTEM=="spidev", GROUP="spi", MODE="0660"'
+    if [ "$(cat "$UDEV_RULES" 2>/dev/null)" != "$rules" ]; then
+        mkdir -p "$(dirname "$UDEV_RULES")"
+        printf '%s\n' "$rules" >"$UDEV_RULES"
+        did "Wrote $UDEV_RULES: the groups gpio, i2c and spi may use their devices"
+        if systemd_runs && command -v udevadm >/dev/null 2>&1; then
+            udevadm control --reload || true
+            udevadm trigger || true
+        fi
+    fi
 fi
-say "Installing table-companion from $SOURCE ..."
-"$PREFIX/venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$SOURCE"
 
+# --- the venv, from the lock ---------------------------------------------------------------
+lock=$(mktemp)
+build=$(mktemp -d)
+trap 'rm -rf "$lock" "$build"' EXIT
+# The lock without the packages the distribution provides (a requirement is a line
+# "name==version ..." followed by its indented --hash lines).
+awk -v skip=" ${from_distribution[*]:-} " '
+    /^[A-Za-z0-9]/ { name = tolower($1); sub(/==.*/, "", name); drop = index(skip, " " name " ") }
+    !drop' "$LOCK" >"$lock"
+# Copy what the build needs, so that pip's build/ and egg-info land in a temporary folder.
+tar -C "$SOURCE" --exclude=__pycache__ --exclude='*.egg-info' -cf - \
+    pyproject.toml README.md games hardware firmware_host wiring | tar -C "$build" -xf -
+wanted=$( { cat "$lock"; find "$build" -type f -print0 | sort -z | xargs -0 sha256sum \
+    | sed "s#$build##"; } | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$STAMP" 2>/dev/null)" = "$wanted" ] && [ -x "$VENV/bin/table-companion" ]; then
+    say "$VENV is up to date"
+else
+    if [ ! -x "$VENV/bin/python" ]; then
+        mkdir -p "$PREFIX"
+        python3 -m venv --system-site-packages "$VENV"
+        did "Created $VENV"
+    fi
+    say "Installing the locked versions into $VENV ..."
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
+        --require-hashes -r "$lock"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
+        --no-build-isolation "$build"
+    "$VENV/bin/python" -m pip check --disable-pip-version-check >/dev/null \
+        || fail "the venv's packages do not fit together: $VENV/bin/python -m pip check"
+    echo "$wanted" >"$STAMP"
+    did "Installed table-companion and the versions of requirements/pi.lock into $VENV"
+fi
+say "GPIO library: $gpio_source"
+if [ ${#from_distribution[@]} -gt 0 ]; then
+    say "From the distribution instead of the lock: ${from_distribution[*]}"
+fi
+
+if [ "$(readlink "$LINK" 2>/dev/null)" != "$VENV/bin/table-companion" ]; then
+    mkdir -p "$(dirname "$LINK")"
+    ln -sfn "$VENV/bin/table-companion" "$LINK"
+    did "Linked $LINK"
+fi
+
+# --- the config, and the buses its pin map needs -------------------------------------------
 if [ -e "$CONFIG_DIR/config.toml" ]; then
     say "Keeping $CONFIG_DIR/config.toml (the shipped example is $SOURCE/systemd/config.toml)"
 else
     install -D -m 0644 "$SOURCE/systemd/config.toml" "$CONFIG_DIR/config.toml"
-    say "Wrote $CONFIG_DIR/config.toml: set the players' names and the display there"
+    did "Wrote $CONFIG_DIR/config.toml: set the players' names and the display there"
+fi
+# "i2c" or "spi", then the GPIOs of SPI0 that other parts use; a bad config stops here.
+read -r bus spi_pins_used < <("$VENV/bin/python" - "$CONFIG_DIR/config.toml" <<'EOF' || echo fail
+import sys
+from pathlib import Path
+
+from firmware_host.config import ConfigError, load
+from hardware.wiring.pinmap import SPI0
+
+try:
+    pins = load(Path(sys.argv[1])).pins()
+except ConfigError as err:
+    print(f"install.sh: {err}", file=sys.stderr)
+    raise SystemExit(1) from None
+used = sorted({gpio for _, gpio in pins.gpio_uses() if gpio in SPI0.values()})
+print(pins.display.bus, ",".join(f"GPIO{gpio}" for gpio in used) or "-")
+EOF
+)
+[ "$bus" = fail ] && fail "fix $CONFIG_DIR/config.toml, then run install.sh again"
+if [ "$bus" = spi ]; then
+    apt_install python3-spidev
 fi
 
-if command -v raspi-config >/dev/null 2>&1; then
-    raspi-config nonint do_i2c 0
-    raspi-config nonint do_spi 0
+spi_on=off
+if [ "$bus" = spi ]; then spi_on=on; fi
+boot=$(boot_config)
+block="dtparam=i2c_arm=on
+dtparam=i2c_arm_baudrate=400000"
+if [ "$spi_on" = on ]; then
+    block+=$'\n'"dtparam=spi=on"
+elif [ "$spi_pins_used" != - ]; then
+    block+=$'\n'"# the pin map uses $spi_pins_used for other parts: SPI must stay off"
+    block+=$'\n'"dtparam=spi=off"
+fi
+modules="i2c-dev"
+if [ "$(cat "$MODULES" 2>/dev/null)" != "$modules" ]; then
+    printf '%s\n' "$modules" >"$MODULES"
+    did "Wrote $MODULES: the I2C device nodes appear at boot"
+fi
+if [ -z "$boot" ]; then
+    say "No Raspberry Pi boot config (/boot/firmware/config.txt) here: turn on I2C at 400 kHz"
+    say "(and SPI $spi_on) the way your board does"
+elif ! printf '[all]\n%s\n' "$block" | with_block "$boot" | cmp -s - "$boot"; then
+    say "The boot config $boot needs: I2C on at 400 kHz (the OLED takes it; the Pi's"
+    say "default 100 kHz spends 4 times as long on each screen update), SPI $spi_on."
+    answer=n
+    if [ "$yes" -eq 1 ]; then
+        answer=y
+    elif [ -t 0 ]; then
+        read -r -p "Change $boot? [y/N] " answer
+    fi
+    if [ "$answer" = y ] || [ "$answer" = Y ]; then
+        printf '[all]\n%s\n' "$block" | with_block "$boot" >"$boot.new"
+        mv "$boot.new" "$boot"
+        did "Changed $boot: reboot for it to take effect (sudo reboot)"
+    else
+        say "Left $boot as it was; run install.sh --yes to change it"
+    fi
 fi
 
-install -m 0644 "$SOURCE/systemd/$SERVICE.service" "$UNIT_DIR/$SERVICE.service"
-systemctl daemon-reload
-systemctl enable --quiet "$SERVICE.service"
-systemctl restart "$SERVICE.service"
-say "table-companion is running: systemctl status $SERVICE, journalctl -u $SERVICE -f"
+# --- the service ---------------------------------------------------------------------------
+if [ ! -d "$STATE_DIR" ]; then  # systemd makes it (StateDirectory=); a start by hand needs it
+    install -d -o "$SERVICE" -g "$SERVICE" -m 0750 "$STATE_DIR"
+    did "Created $STATE_DIR for the journal"
+fi
+if ! cmp -s "$SOURCE/systemd/$SERVICE.service" "$UNIT"; then
+    install -D -m 0644 "$SOURCE/systemd/$SERVICE.service" "$UNIT"
+    did "Installed $UNIT"
+fi
+if ! systemd_runs; then
+    say "systemd is not running here (a container or a chroot?), so the service is installed"
+    say "but not started. Start the companion by hand as its user:"
+    say "    sudo -u $SERVICE env STATE_DIRECTORY=$STATE_DIR LG_WD=/tmp table-companion run"
+elif [ "$changed" -eq 1 ] || ! systemctl is-enabled --quiet "$SERVICE.service" \
+        || ! systemctl is-active --quiet "$SERVICE.service"; then
+    systemctl daemon-reload
+    systemctl enable --quiet "$SERVICE.service"
+    systemctl restart "$SERVICE.service"
+    did "table-companion is running: systemctl status $SERVICE, journalctl -u $SERVICE -f"
+fi
+say "The service's journal belongs to its user: sudo -u $SERVICE table-companion export"
+if [ "$changed" -eq 0 ]; then
+    say "Nothing to change: table-companion is installed and up to date"
+fi
