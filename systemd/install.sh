@@ -307,8 +307,12 @@ if ! cmp -s "$SOURCE/systemd/$SERVICE.service" "$UNIT"; then
     did "Installed $UNIT"
 fi
 if ! systemd_runs; then
-    say "systemd is not running here (a container or a chroot?), so the service is installed"
-    say "but not started. Start the companion by hand as its user:"
+    if command -v systemctl >/dev/null 2>&1 && ! systemctl is-enabled --quiet "$SERVICE.service" 2>/dev/null; then
+        systemctl enable --quiet "$SERVICE.service"  # works offline: it only makes links
+        did "Enabled $SERVICE.service: it starts when this system boots with systemd"
+    fi
+    say "systemd is not running here (a container or a chroot?), so the service was not"
+    say "started. Start the companion by hand as its user:"
     say "    sudo -u $SERVICE env STATE_DIRECTORY=$STATE_DIR LG_WD=/tmp table-companion run"
 elif [ "$changed" -eq 1 ] || ! systemctl is-enabled --quiet "$SERVICE.service" \
         || ! systemctl is-active --quiet "$SERVICE.service"; then
