@@ -11,5 +11,15 @@ default_command() {
     if on_raspberry_pi; then echo run; else echo sim; fi
 }
 
+if [ $# -eq 0 ] && on_raspberry_pi && systemctl is-active --quiet table-companion 2>/dev/null
+then  # the service holds the pins: a second daemon could only fail to claim them
+    cat >&2 <<'EOF'
+table-companion already runs as a service on this Pi. Watch it:
+    journalctl -u table-companion -f
+or stop it to run the companion by hand (start it again with systemctl start):
+    sudo systemctl stop table-companion && ./run.sh
+EOF
+    exit 0
+fi
 if [ $# -eq 0 ]; then set -- "$(default_command)"; fi
 exec .venv/bin/table-companion "$@"

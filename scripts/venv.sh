@@ -28,9 +28,13 @@ ensure_venv() {
             exit 1
         fi
         local site=""
-        if on_raspberry_pi; then site="--system-site-packages"; fi
+        if on_raspberry_pi; then site="--system-site-packages"; fi  # python3-lgpio, -pil
         echo "Creating .venv ..." >&2
         "$PYTHON" -m venv $site .venv
+    fi
+    # A Pi whose system has no lgpio (plain Debian) gets it from the package index.
+    if on_raspberry_pi && ! .venv/bin/python -c 'import lgpio' >/dev/null 2>&1; then
+        extras=${extras:+$extras,}pi
     fi
     local stamp=.venv/.installed${extras:+-$extras}
     if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then

@@ -239,7 +239,7 @@ else
     did "Wrote $CONFIG_DIR/config.toml: set the players' names and the display there"
 fi
 # "i2c" or "spi", then the GPIOs of SPI0 that other parts use; a bad config stops here.
-read -r bus spi_pins_used < <("$VENV/bin/python" - "$CONFIG_DIR/config.toml" <<'EOF' || echo fail
+read -r bus spi_pins_used < <("$VENV/bin/python" -I - "$CONFIG_DIR/config.toml" <<'EOF' || echo fail
 import sys
 from pathlib import Path
 
@@ -263,7 +263,8 @@ fi
 spi_on=off
 if [ "$bus" = spi ]; then spi_on=on; fi
 boot=$(boot_config)
-block="dtparam=i2c_arm=on
+block="[all]
+dtparam=i2c_arm=on
 dtparam=i2c_arm_baudrate=400000"
 if [ "$spi_on" = on ]; then
     block+=$'\n'"dtparam=spi=on"
@@ -279,7 +280,7 @@ fi
 if [ -z "$boot" ]; then
     say "No Raspberry Pi boot config (/boot/firmware/config.txt) here: turn on I2C at 400 kHz"
     say "(and SPI $spi_on) the way your board does"
-elif ! printf '[all]\n%s\n' "$block" | with_block "$boot" | cmp -s - "$boot"; then
+elif ! printf '%s\n' "$block" | with_block "$boot" | cmp -s - "$boot"; then
     say "The boot config $boot needs: I2C on at 400 kHz (the OLED takes it; the Pi's"
     say "default 100 kHz spends 4 times as long on each screen update), SPI $spi_on."
     answer=n
@@ -289,7 +290,7 @@ elif ! printf '[all]\n%s\n' "$block" | with_block "$boot" | cmp -s - "$boot"; th
         read -r -p "Change $boot? [y/N] " answer
     fi
     if [ "$answer" = y ] || [ "$answer" = Y ]; then
-        printf '[all]\n%s\n' "$block" | with_block "$boot" >"$boot.new"
+        printf '%s\n' "$block" | with_block "$boot" >"$boot.new"
         mv "$boot.new" "$boot"
         did "Changed $boot: reboot for it to take effect (sudo reboot)"
     else

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -12,7 +13,8 @@ import pytest
 
 from firmware_host.commands.run import EXIT_CONFIG, EXIT_JOURNAL
 
-SYSTEMD = Path(__file__).parents[2] / "systemd"
+ROOT = Path(__file__).parents[2]
+SYSTEMD = ROOT / "systemd"
 UNIT = SYSTEMD / "table-companion.service"
 INSTALL = SYSTEMD / "install.sh"
 MAX_EXPOSURE = 1.5
@@ -100,10 +102,15 @@ def test_install_script_parses() -> None:
     subprocess.run(["bash", "-n", str(INSTALL)], check=True, timeout=30)
 
 
-@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
-def test_install_script_passes_shellcheck() -> None:
-    result = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True,
-                            timeout=60)
+SHELL_SCRIPTS = [INSTALL, ROOT / "run.sh", ROOT / "test.sh", ROOT / ".ci" / "run",
+                 *sorted((ROOT / "scripts").glob("*.sh"))]
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None and not os.environ.get("TABLE_COMPANION_CI"),
+                    reason="shellcheck is not installed (.ci/run installs it)")
+def test_every_shell_script_passes_shellcheck() -> None:
+    result = subprocess.run(["shellcheck", *map(str, SHELL_SCRIPTS)], capture_output=True,
+                            text=True, timeout=60)
     assert result.returncode == 0, result.stdout
 
 

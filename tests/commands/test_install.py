@@ -1,0 +1,143 @@
+"""systemd/install.sh run for real in a throwaway root: this machine's /usr read-only, a copy
+of its /etc, an empty /opt and /var, the checkout mounted read-only (so the script cannot
+leave a file in the user's clone), and stand-ins for what would touch the machine itself
+(systemctl, apt, udevadm), each writing down how it was called.
+
+It runs as root in a private mount namespace (unshare), as CI does; the venv is made and
+filled from requirements/pi.lock with pip --require-hashes exactly as on a Pi.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).parents[2]
+
+STUB = """#!/bin/sh
+# A stand-in for {name}: writes its arguments down and answers from /stub/state.
+echo "{name} $*" >> /stub/log
+case "{name} $1" in
+    "apt-get install") shift; for p in "$@"; do echo "$p" >> /stub/state/packages; done ;;
+    "dpkg-query -W") grep -qx "$3" /stub/state/packages 2>/dev/null \\
+                         && printf 'install ok installed' ;;
+    "apt-cache policy") printf '%s:\\n  Installed: (none)\\n  Candidate: (none)\\n' "$2" ;;
+    "systemctl enable") touch /stub/state/enabled ;;
+    "systemctl disable") rm -f /stub/state/enabled /stub/state/active ;;
+    "systemctl restart") touch /stub/state/active ;;
+    "systemctl is-enabled") test -e /stub/state/enabled ;;
+    "systemctl is-active") test -e /stub/state/active ;;
+esac
+"""
+
+BOOT_CONFIG = "# Raspberry Pi OS's config.txt\n#dtparam=i2c_arm=on\n#dtparam=spi=on\n[all]\n"
+
+# Each step's output goes to /out/<step>, "exit N" ending it; the stand-ins' calls to
+# /out/<step>.calls.
+SCRIPT = r"""
+set -eu
+root=$1 repo=$2
+for dir in usr etc opt var/lib tmp proc dev run root boot/firmware src stub/state out local; do
+    mkdir -p "$root/$dir"
+done
+for link in bin sbin lib lib64; do [ -e "/$link" ] && ln -s "usr/$link" "$root/$link"; done
+cp -a /etc/. "$root/etc/"
+mount --bind /usr "$root/usr" && mount -o remount,bind,ro "$root/usr"
+mount --bind "$root/local" "$root/usr/local"
+mount --bind "$repo" "$root/src" && mount -o remount,bind,ro "$root/src"
+mount --bind /dev "$root/dev"
+mount -t proc proc "$root/proc"
+for dir in /opt/wheels /opt/pypi /opt/pypi-more; do  # this machine's package mirror, if any
+    if [ -d "$dir" ]; then mkdir -p "$root$dir" && mount --bind "$dir" "$root$dir"; fi
+done
+step() {
+    name=$1; shift
+    chroot "$root" /usr/bin/env -i PATH=/stub:/usr/local/bin:/usr/sbin:/usr/bin HOME=/root \
+        "$@" >"$root/out/$name" 2>&1 </dev/null && status=0 || status=$?
+    echo "exit $status" >>"$root/out/$name"
+    touch "$root/stub/log" && mv "$root/stub/log" "$root/out/$name.calls"
+}
+step 1-chroot bash /src/systemd/install.sh --yes
+mkdir -p "$root/run/systemd/system"  # from here on systemd runs
+step 2-booted bash /src/systemd/install.sh
+step 3-again bash /src/systemd/install.sh
+step games table-companion games
+printf 'pin_map = "pi40-spi"\n[display]\nbus = "spi"\n' >"$root/etc/table-companion/config.toml"
+step 4-spi bash /src/systemd/install.sh --yes
+cp "$root/boot/firmware/config.txt" "$root/out/config-spi.txt"
+printf 'pin_map = "mine.toml"\n' >"$root/etc/table-companion/config.toml"
+printf '%s\n' 'base = "pi40"' 'title = "an SPI screen on the matrix pins"' '[display]' \
+    'bus = "spi"' 'dc = 24' 'reset = 25' >"$root/etc/table-companion/mine.toml"
+step 5-bad-config bash /src/systemd/install.sh --yes
+step 6-uninstall bash /src/systemd/install.sh --uninstall
+step 7-purge bash /src/systemd/install.sh --uninstall --purge
+"""
+
+
+def can_make_a_root() -> bool:
+    return os.geteuid() == 0 and shutil.which("unshare") is not None
+
+
+@pytest.mark.skipif(not can_make_a_root() and not os.environ.get("TABLE_COMPANION_CI"),
+                    reason="needs root and unshare (CI runs as root)")
+def test_install_upgrade_spi_and_uninstall_in_a_throwaway_root(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    (root / "stub").mkdir(parents=True)
+    for name in ("systemctl", "apt-get", "apt-cache", "dpkg-query", "udevadm"):
+        stub = root / "stub" / name
+        stub.write_text(STUB.format(name=name))
+        stub.chmod(0o755)
+    (root / "boot" / "firmware").mkdir(parents=True)
+    (root / "boot" / "firmware" / "config.txt").write_text(BOOT_CONFIG)
+    subprocess.run(["unshare", "--mount", "--propagation", "private", "bash", "-c", SCRIPT,
+                    "setup", str(root), str(REPO)], check=True, timeout=600)
+    out = {path.name: path.read_text() for path in (root / "out").iterdir()}
+    calls = {name: out.pop(f"{name}.calls").splitlines() for name in list(out)
+             if f"{name}.calls" in out}
+
+    first = out["1-chroot"]
+    assert first.endswith("exit 0\n"), first
+    assert "Installed python3-venv from the distribution" in first
+    assert "GPIO library: lgpio from the package index" in first
+    assert "Enabled table-companion.service: it starts when this system boots" in first
+    assert "systemd is not running here" in first
+    assert "sudo -u table-companion env STATE_DIRECTORY=/var/lib/table-companion" in first
+    assert "systemctl enable --quiet table-companion.service" in calls["1-chroot"]
+    assert not any(call.startswith("systemctl restart") for call in calls["1-chroot"])
+
+    booted = out["2-booted"]
+    assert booted.endswith("exit 0\n"), booted
+    assert "/opt/table-companion/venv is up to date" in booted
+    assert "table-companion is running: systemctl status table-companion" in booted
+    assert calls["2-booted"][-3:] == ["systemctl daemon-reload",
+                                      "systemctl enable --quiet table-companion.service",
+                                      "systemctl restart table-companion.service"]
+
+    assert out["3-again"].endswith(
+        "Nothing to change: table-companion is installed and up to date\nexit 0\n")
+    assert not any("install" in call or "restart" in call for call in calls["3-again"])
+    assert "dalmatian" in out["games"] and out["games"].endswith("exit 0\n")
+
+    spi = out["4-spi"]
+    assert spi.endswith("exit 0\n"), spi
+    assert "apt-get install -y -qq --no-install-recommends python3-spidev" in calls["4-spi"]
+    assert "dtparam=spi=on" in out["config-spi.txt"]
+    assert "dtparam=i2c_arm_baudrate=400000" in out["config-spi.txt"]
+    bad = out["5-bad-config"]
+    assert "pin map mine: GPIO10 is used twice: matrix row 4 and OLED D1 (MOSI)" in bad
+    assert bad.endswith("exit 1\n"), bad
+
+    removed = out["6-uninstall"]
+    assert "Kept /etc/table-companion (--uninstall --purge removes it)" in removed
+    assert "Kept /var/lib/table-companion" in removed
+    assert not (root / "opt" / "table-companion").exists()
+    assert not (root / "local" / "bin" / "table-companion").exists()
+    assert "systemctl disable --now --quiet table-companion.service" in calls["6-uninstall"]
+    assert (root / "boot" / "firmware" / "config.txt").read_text() == BOOT_CONFIG
+    assert "Removed /etc/table-companion" in out["7-purge"]
+    assert "Removed the user table-companion" in out["7-purge"]
+    assert not (root / "etc" / "table-companion").exists()
