@@ -560,8 +560,14 @@ class Referee:
         nights = self.journal.nights()
         games = self.journal.finished_games(nights[-1]) if nights else []
         rows = standings(games)
-        lines = tuple(f"{s.name}: {s.wins} won of {s.played}" for s in rows)
-        self.notice = NoticeView("Tonight", lines or ("no game finished yet",))
+        night = self.config.night
+        if night is None:
+            lines = tuple(f"{s.name}: {s.wins} won of {s.played}" for s in rows)
+            self.notice = NoticeView("Tonight", lines or ("no game finished yet",))
+            return
+        # beside the QR code of the night's page a line has half the width
+        lines = tuple(f"{s.name} {s.wins} of {s.played}" for s in rows)
+        self.notice = NoticeView("Won tonight", lines or ("no game yet",), qr=night.page_url)
 
 
 def _faces(dice: tuple[int, ...]) -> str:

@@ -74,10 +74,12 @@ class BoardFixView:
 
 @dataclass(frozen=True)
 class NoticeView:
-    """A full-screen notice: the night's standings, shutting down, a fault."""
+    """A full-screen notice: the night's standings, shutting down, a fault. ``qr`` is an
+    address shown as a QR code beside the lines (the game night's page)."""
 
     title: str
     lines: tuple[str, ...]
+    qr: str = ""
 
 
 View = GameView | MenuView | DiceEntryView | BoardFixView | NoticeView

@@ -226,7 +226,14 @@ def notice() -> View:
                                   "at the next start."))
 
 
+def standings_qr() -> View:
+    return NoticeView("Won tonight", ("Ann 3 of 4", "Bob 1 of 4", "Cyrille 1 of 2",
+                                      "Dee 0 of 1", "Eve 0 of 1", "Fay 0 of 1"),
+                      qr="http://hub.local:8080/")
+
+
 SAMPLES: dict[str, Callable[[], View]] = {
+    "standings_qr": standings_qr,
     "centennial_playing": centennial_playing,
     "centennial_claims": centennial_claims,
     "centennial_stop_paged": centennial_stop_paged,

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 import games.dalmatian_advice
-from firmware_host.config import Config, GameConfig
+from firmware_host.config import Config, GameConfig, NightConfig
 from firmware_host.journal import Journal
 from firmware_host.menu import DiceEntry
 from firmware_host.referee import Referee
@@ -518,3 +518,20 @@ def test_dice_typed_in_are_shown_as_they_are_set(table: Table) -> None:
     assert table.press(Control.SELECT) == DiceEntryView((1, 1, 1, 1, 1), 0)
     assert table.press(Control.UP) == DiceEntryView((2, 1, 1, 1, 1), 0)
     assert table.press(Control.SELECT, Control.DOWN) == DiceEntryView((2, 6, 1, 1, 1), 1)
+
+
+def test_at_a_game_night_the_standings_carry_the_pages_address_for_a_qr_code(
+        tmp_path: Path) -> None:
+    config = Config(players=("Ann", "Ben"), game=GameConfig("dalmatian", {"rounds": 1}),
+                    night=NightConfig("Table 2", page="http://10.0.0.2:8080/"))
+    with Journal.open(tmp_path / "journal.sqlite3") as journal:
+        table = Table(journal, config)
+        start_dalmatian(table)
+        play_opening_and_total(table)
+        table.roll(6, 6, 6, 6, 6)
+        table.roll(6, 6, 6, 6, 1)
+        table.press(Control.SELECT)
+        table.press(Control.BACK)
+        view = table.choose("Standings")
+    assert view == NoticeView("Won tonight", ("Ben 1 of 1", "Ann 0 of 1"),
+                              qr="http://10.0.0.2:8080/")
