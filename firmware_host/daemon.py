@@ -20,7 +20,7 @@ from typing import Any
 
 from firmware_host.config import Config
 from firmware_host.journal import Journal
-from firmware_host.loop import Clock, Controller, EventQueue, Loop, Poller
+from firmware_host.loop import Clock, Controller, DeviceLane, EventQueue, Loop, Poller
 from firmware_host.notify import Notifier
 from firmware_host.referee import Occupancy, Referee
 from firmware_host.sensing import recogniser_for
@@ -104,8 +104,9 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
     inputs = open_inputs(config.pins(), factory, events.put, resources, clock=clock, rng=rng,
                          start_empty=game is None)
     bridge = serial_board = None
+    lane = DeviceLane()  # the serial device's events wait behind the table's
     if config.serial is not None and serial_opener is not None:
-        bridge = open_serial(config.serial, events.put, serial_opener, resources)
+        bridge = open_serial(config.serial, lane, serial_opener, resources)
         serial_board = bridge if config.serial.board else None
     if serial_board is None:
         inputs.matrix.scan()  # the board as it stands: what a resumed game is checked against
@@ -127,7 +128,7 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
 
     serial_pollers = [] if bridge is None else [bridge.poll]
     loop = Loop(controller, screen, notifier, events=events, clock=clock,
-                pollers=[poll_inputs, *serial_pollers, *pollers])
+                pollers=[poll_inputs, *serial_pollers, *pollers], lanes=[lane])
     return Daemon(loop, inputs, journal, bridge)
 
 

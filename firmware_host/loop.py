@@ -6,6 +6,11 @@ whatever thread the GPIO library calls them on; the loop takes them off in order
 each to the :class:`Controller`, then shows the controller's new frame. Game state is touched
 by the loop's thread alone, so nothing in the rules or the referee needs a lock.
 
+A serial device is not a driver like the others: it can send faster than the table can take
+(a broken firmware, a noisy line). Its events wait in a :class:`DeviceLane`, which is bounded
+and taken only when no table event waits, so buttons and board events keep their place
+behind a flood; the device's bridge reads no more than the lane has room for.
+
 Time comes from an injected monotonic clock and waiting is ``get(timeout=...)`` on the
 queue, computed from the next deadline (the next driver poll, the next watchdog ping), so
 tests drive the loop with a fake clock and a scripted queue and never sleep.
@@ -20,6 +25,7 @@ from __future__ import annotations
 import queue
 import signal
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
@@ -62,6 +68,32 @@ class EventQueue(Protocol):
     def get(self, block: bool = True, timeout: float | None = None) -> Event | None: ...
 
 
+class DeviceLane:
+    """A device's events, at most about ``limit`` of them, waiting behind the table's.
+
+    Put and taken in the loop's thread only (the device is polled by the loop), so a plain
+    deque serves. ``room`` tells the device's reader how many more lines it may take now;
+    a line may make several events (a board snapshot), so the lane can hold a few more than
+    ``limit``, never without bound.
+    """
+
+    def __init__(self, limit: int = 32) -> None:
+        self.limit = limit
+        self._events: deque[Event] = deque()
+
+    def put(self, event: Event) -> None:
+        self._events.append(event)
+
+    def take(self) -> Event | None:
+        return self._events.popleft() if self._events else None
+
+    def room(self) -> int:
+        return max(0, self.limit - len(self._events))
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+
 class Loop:
     """Runs ``controller`` until :meth:`stop`; pings the watchdog while it is healthy.
 
@@ -80,6 +112,7 @@ class Loop:
         clock: Clock = time.monotonic,
         pollers: Sequence[Poller] = (),
         poll_interval: float = POLL_INTERVAL,
+        lanes: Sequence[DeviceLane] = (),
     ) -> None:
         self.controller = controller
         self.display = display
@@ -88,6 +121,7 @@ class Loop:
         self.clock = clock
         self.pollers = tuple(pollers)
         self.poll_interval = poll_interval
+        self.lanes = tuple(lanes)
         self.handled = 0
         self._stopping = False
         self._next_poll = 0.0
@@ -128,10 +162,12 @@ class Loop:
         if interval is not None:
             deadlines.append(self._next_ping)
         timeout = max(0.0, min(deadlines) - now) if deadlines else None
+        if any(self.lanes):
+            timeout = 0.0  # a device's event waits: only look for a table event first
         try:
             event = self.events.get(timeout=timeout)
         except queue.Empty:
-            return
+            event = next((e for lane in self.lanes if (e := lane.take()) is not None), None)
         if event is None or self._stopping:
             return
         self.controller.handle(event)

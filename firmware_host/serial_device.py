@@ -12,6 +12,7 @@ import logging
 from contextlib import ExitStack
 
 from firmware_host.config import SerialConfig
+from firmware_host.loop import DeviceLane
 from hardware.events import CellChanged, DiceRolled, Event
 from hardware.pins.driver_types import Emit
 from hardware.serial.bridge import Opener, SerialBridge
@@ -36,11 +37,12 @@ def provided(settings: SerialConfig, emit: Emit) -> Emit:
     return keep
 
 
-def open_serial(settings: SerialConfig, emit: Emit, opener: Opener,
+def open_serial(settings: SerialConfig, lane: DeviceLane, opener: Opener,
                 resources: ExitStack) -> SerialBridge:
-    """The bridge to ``settings.port``, closed with ``resources``. Nothing is opened yet:
-    the first poll opens the port, and a device that is absent is retried with back-off."""
-    bridge = SerialBridge(settings.port, provided(settings, emit), opener,
-                          baudrate=settings.baud)
+    """The bridge to ``settings.port`` putting its events in ``lane``, taking no more lines
+    than the lane has room for, closed with ``resources``. Nothing is opened yet: the first
+    poll opens the port, and a device that is absent is opened as soon as its node is back."""
+    bridge = SerialBridge(settings.port, provided(settings, lane.put), opener,
+                          baudrate=settings.baud, room=lane.room)
     resources.callback(bridge.close)
     return bridge

@@ -4,18 +4,26 @@
 (``serial.serial_for_url``, so tests use a pty or ``loop://``), greets the device, turns
 its lines into :class:`~hardware.events.DiceRolled` (source ``"serial"``),
 :class:`~hardware.events.CellChanged` and :class:`~hardware.events.DeviceStatus` events,
-and when the device vanishes (``SerialException``, an ``OSError``) reopens it on a back-off
-schedule. It never blocks and starts no thread: the daemon calls :meth:`SerialBridge.poll`
-with the time from its loop, and the port is read with ``timeout=0``.
+and when the device vanishes (``SerialException``, an ``OSError``) reopens it as soon as
+its node is back (:mod:`hardware.serial.reopen`). It never blocks and starts no thread: the
+daemon calls :meth:`SerialBridge.poll` with the time from its loop, the port is read with
+``timeout=0``, and replies are written only as far as the device takes them.
 
-A line that cannot be taken is counted in :attr:`SerialBridge.bad_lines`, logged, and
-answered with ``ERR <code>``; the firmware answers an ERR with a full BOARD snapshot, so a
-cell change lost to a corrupted line is recovered from the snapshot.
+A line that cannot be taken is counted in :attr:`SerialBridge.bad_lines`, logged (as a
+count per minute when there are many), and answered with ``ERR <code>``; the firmware
+answers an ERR with a full BOARD snapshot, so a cell change lost to a corrupted line is
+recovered from the snapshot.
+
+A device that sends more lines than ``lines_per_second``, or than the loop has ``room`` for,
+floods: the lines beyond are dropped unread (said once, with a count when it ends), so the
+table stays current and memory flat, and when it is calm again the bridge asks for a
+snapshot so a board's cells are right again.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from contextlib import suppress
 from functools import cache
@@ -24,6 +32,7 @@ from typing import Any, Protocol
 from hardware.backoff import Backoff
 from hardware.events import CellChanged, DiceRolled
 from hardware.pins.driver_types import Emit
+from hardware.serial.flow import BadLineTally, Outgoing, Throttle
 from hardware.serial.framing import (
     TOOLONG,
     VERSION_MISMATCH,
@@ -33,6 +42,7 @@ from hardware.serial.framing import (
     encode_line,
 )
 from hardware.serial.messages import Board, Cell, Dice, ErrorReply, Hello, parse_message
+from hardware.serial.reopen import Reopening
 from hardware.status_reporter import StatusReporter
 
 log = logging.getLogger(__name__)
@@ -41,7 +51,12 @@ DEVICE = "serial"
 HOST_NAME = "table-companion"
 READ_CHUNK = 4096
 WRITE_TIMEOUT = 0.5
-"""A device that has not drained its input for this long is taken as gone."""
+"""For a port with no file descriptor (a network URL), whose writes cannot be checked for
+room first: how long a write may wait before the device is taken as gone."""
+LINES_PER_SECOND = 200
+"""More than any dice reader or board sends (a snapshot after each ERR included)."""
+CALM_S = 1.0
+"""A flood is over after this long without a dropped line."""
 
 
 class SerialPort(Protocol):
@@ -79,7 +94,9 @@ class SerialBridge:
     """Reads TC1 lines from ``url`` and emits events; see the module docstring.
 
     ``hello_timeout`` is how long a device may take to answer HELLO before the bridge says
-    so and greets it again (a Pico takes a moment after it is plugged in).
+    so and greets it again (a Pico takes a moment after it is plugged in). ``room`` says how
+    many more events the loop takes now (the daemon's device lane); ``exists`` looks for the
+    device node.
     """
 
     def __init__(
@@ -90,21 +107,29 @@ class SerialBridge:
         baudrate: int = 115200,
         backoff: Backoff | None = None,
         hello_timeout: float = 2.0,
+        *,
+        room: Callable[[], int] = lambda: READ_CHUNK,
+        exists: Callable[[str], bool] = os.path.exists,
+        lines_per_second: float = LINES_PER_SECOND,
     ) -> None:
         self.url = url
-        self.bad_lines = 0
         self.device_errors = 0
+        self.dropped_lines = 0
         self.device: Hello | None = None
         self._emit = emit
         self._opener = opener
         self._baudrate = baudrate
-        self._backoff = backoff or Backoff(first=0.5, ceiling=30.0)
         self._hello_timeout = hello_timeout
+        self._room = room
         self._status = StatusReporter(DEVICE, emit)
+        self._reopen = Reopening(url, backoff or Backoff(first=0.5, ceiling=30.0), exists)
+        self._throttle = Throttle(lines_per_second)
+        self._bad = BadLineTally(url)
         self._port: SerialPort | None = None
+        self._out = Outgoing(url)
         self._splitter = LineSplitter()
-        self._retry_at: float | None = None  # None: open at the next poll
         self._hello_due = 0.0
+        self._flood: tuple[float, int] | None = None  # (last drop, lines dropped)
         self._occupied: set[tuple[int, int]] = set()  # kept across reconnects
 
     @property
@@ -112,24 +137,36 @@ class SerialBridge:
         """The port is open (the device may not have said HELLO yet)."""
         return self._port is not None
 
+    @property
+    def bad_lines(self) -> int:
+        return self._bad.total
+
     def occupied(self) -> frozenset[tuple[int, int]]:
         """The cells the device last reported occupied, as (row, column); kept while it is
         unplugged, so a board snapshot survives a reconnection."""
         return frozenset(self._occupied)
 
     def poll(self, now: float) -> None:
-        """Open the port if due, then take every complete line that has arrived."""
+        """Open the port if due, write what waits, then take the lines that have arrived as
+        far as the throttle and the loop's room allow."""
         if self._port is None and not self._open(now):
+            return
+        self._flush(now)  # what a device that was full has room for by now
+        if self._port is None:
             return
         try:
             data = self._require_port().read(READ_CHUNK)
         except OSError as err:
             self._lost(now, err)
             return
-        for line in self._splitter.feed(data):
+        lines = self._splitter.feed(data)
+        taken = self._throttle.grant(now, min(len(lines), self._room()))
+        for line in lines[:taken]:
             self._take(line, now)
             if self._port is None:
                 return
+        self._flooding(now, len(lines) - taken)
+        self._bad.flush(now)
         if self.device is None and now >= self._hello_due:
             self._status.report(False, f"serial device on {self.url} does not answer HELLO; "
                                        "is the table-companion firmware on it?")
@@ -143,18 +180,24 @@ class SerialBridge:
                 port.close()
 
     def _open(self, now: float) -> bool:
-        if self._retry_at is not None and now < self._retry_at:
+        if not self._reopen.due(now):
+            if self._reopen.missing:
+                self._status.report(False, f"serial device on {self.url} is not plugged in; "
+                                           "waiting for it")
             return False
+        # a device node's writes are checked for room first, so they need not wait at all
+        write_timeout = 0 if self._reopen.node is not None else WRITE_TIMEOUT
         try:
             self._port = self._opener(self.url, baudrate=self._baudrate, timeout=0,
-                                      write_timeout=WRITE_TIMEOUT, exclusive=True)
+                                      write_timeout=write_timeout, exclusive=True)
         except (OSError, ValueError) as err:
-            self._retry_at = now + self._backoff.next_delay()
+            self._reopen.failed(now)
             self._status.report(False, f"serial device on {self.url} cannot be opened ({err}); "
                                        "retrying")
             return False
-        self._retry_at = None
+        self._reopen.opened()
         self._splitter = LineSplitter()
+        self._out = Outgoing(self.url)
         self.device = None
         self._greet(now)
         return self._port is not None
@@ -167,16 +210,34 @@ class SerialBridge:
     def _lost(self, now: float, err: BaseException) -> None:
         self.close()
         self.device = None
-        self._retry_at = now + self._backoff.next_delay()
+        self._reopen.failed(now)
         self._status.report(False, f"serial device on {self.url} vanished ({err}); retrying")
 
     def _send(self, now: float, *words: str) -> None:
-        if self._port is None:
-            return
-        try:
-            self._port.write(encode_line(list(words)))
-        except OSError as err:
-            self._lost(now, err)
+        """Write a line as far as the device takes it now; the rest waits for a later poll."""
+        self._out.send(encode_line(list(words)))
+        self._flush(now)
+
+    def _flush(self, now: float) -> None:
+        if self._port is not None:
+            try:
+                self._out.flush(self._port)
+            except OSError as err:
+                self._lost(now, err)
+
+    def _flooding(self, now: float, dropped: int) -> None:
+        """Count lines dropped by the throttle; say when a flood starts and when it ends."""
+        if dropped:
+            self.dropped_lines += dropped
+            if self._flood is None:
+                self._status.report(True, f"serial device on {self.url} sends more than the "
+                                          "table can take; dropping lines")
+            self._flood = (now, (self._flood or (now, 0))[1] + dropped)
+        elif self._flood is not None and now >= self._flood[0] + CALM_S:
+            self._status.report(True, f"serial device on {self.url} is calm again; "
+                                      f"{self._flood[1]:,} lines were dropped")
+            self._flood = None
+            self._send(now, "SNAP")  # what was dropped may have changed the board
 
     def _require_port(self) -> SerialPort:
         assert self._port is not None
@@ -193,7 +254,7 @@ class SerialBridge:
         match message:
             case Hello(name, version):
                 self.device = message
-                self._backoff.reset()
+                self._reopen.backoff.reset()
                 self._status.report(True, f"{name} {version} on {self.url}")
             case Dice(values):
                 self._emit(DiceRolled(values, "serial"))
@@ -215,9 +276,8 @@ class SerialBridge:
                 self._emit(CellChanged(cell[0], cell[1], now_occupied))
 
     def _refuse(self, line: bytes | None, err: ProtocolError, now: float) -> None:
-        self.bad_lines += 1
         shown = b"(too long)" if line is None else line[:60]
-        log.warning("serial device on %s sent a bad line %r: %s", self.url, shown, err)
+        self._bad.add(now, shown, str(err))
         if err.code == VERSION_MISMATCH:
             self._status.report(False, f"serial device on {self.url} {err.detail}; update its "
                                        "firmware or table-companion")

@@ -26,6 +26,7 @@ from PIL import Image
 from firmware_host.config import Config, GameConfig, SerialConfig
 from firmware_host.daemon import Daemon, assemble
 from firmware_host.journal import Journal
+from firmware_host.loop import DeviceLane
 from firmware_host.referee import Referee
 from firmware_host.sensing import SequenceRecogniser
 from firmware_host.views import GameView, MenuView
@@ -107,6 +108,24 @@ class Table:
             self.deadline = self.clock() + PATIENCE
         if self.clock() > self.deadline:
             raise AssertionError(f"waited {PATIENCE} s of table time for {self.waiting[0]}")
+
+
+class Taken(DeviceLane):
+    """The daemon's device lane, recording what the loop takes from it into ``taken``."""
+
+    def __init__(self, inner: DeviceLane, taken: list[Event]) -> None:
+        super().__init__(inner.limit)
+        self.inner = inner
+        self.taken = taken
+
+    def take(self) -> Event | None:
+        event = self.inner.take()
+        if event is not None:
+            self.taken.append(event)
+        return event
+
+    def __len__(self) -> int:
+        return len(self.inner)
 
 
 class Frames:
@@ -290,6 +309,7 @@ def test_a_serial_board_replaces_the_reed_matrix_and_its_dice_are_left_out(
         table_time = Table(clock, script(), lambda: daemon.loop.stop())
         daemon = assemble(config, journal, factory, Frames(), resources, events=table_time,
                           clock=clock, serial_opener=lambda url, **options: port)
+        daemon.loop.lanes = tuple(Taken(lane, table_time.taken) for lane in daemon.loop.lanes)
         daemon.loop.run()
     cells = [event for event in table_time.taken if isinstance(event, CellChanged)]
     assert sorted((event.row, event.col) for event in cells) == sorted(chips)

@@ -50,7 +50,8 @@ class FakePort:
 class FakeOpener:
     def __init__(self) -> None:
         self.ports: list[FakePort] = []
-        self.present = True
+        self.present = True  # the device opens
+        self.node = True  # its device node exists
         self.calls: list[tuple[str, dict[str, Any]]] = []
 
     def __call__(self, url: str, **options: Any) -> FakePort:
@@ -64,15 +65,16 @@ class FakeOpener:
 def fake_bridge() -> tuple[SerialBridge, FakeOpener, list[Event]]:
     events: list[Event] = []
     opener = FakeOpener()
-    return SerialBridge("/dev/ttyACM0", events.append, opener, backoff=Backoff(0.5, 4.0)), \
-        opener, events
+    bridge = SerialBridge("/dev/ttyACM0", events.append, opener, backoff=Backoff(0.5, 4.0),
+                          exists=lambda _: opener.node)
+    return bridge, opener, events
 
 
 def test_opening_greets_the_device_and_its_hello_reports_it() -> None:
     bridge, opener, events = fake_bridge()
     bridge.poll(0.0)
     assert opener.calls == [("/dev/ttyACM0", {"baudrate": 115200, "timeout": 0,
-                                              "write_timeout": 0.5, "exclusive": True})]
+                                              "write_timeout": 0, "exclusive": True})]
     port = opener.ports[0]
     assert bytes(port.sent) == HOST_GREETING
     port.incoming += DEVICE_HELLO
@@ -149,13 +151,13 @@ def test_a_silent_device_is_reported_and_greeted_again() -> None:
         "table-companion firmware on it?")]
 
 
-def test_a_vanished_device_is_reopened_with_back_off_and_cells_are_kept() -> None:
+def test_a_device_whose_node_is_there_but_will_not_open_is_retried_with_back_off() -> None:
     bridge, opener, events = fake_bridge()
     bridge.poll(0.0)
     opener.ports[0].incoming += DEVICE_HELLO + encode_line(["CELL", 0, 0, 1])
     bridge.poll(0.1)
     opener.ports[0].gone = True
-    opener.present = False
+    opener.present = False  # the node stays: a busy port, a firmware still booting
     bridge.poll(1.0)
     assert not bridge.connected
     assert events[-1].connected is False and "vanished" in events[-1].message  # type: ignore[union-attr]
@@ -175,6 +177,33 @@ def test_a_vanished_device_is_reopened_with_back_off_and_cells_are_kept() -> Non
     bridge.poll(12.6)
     assert events[-3:] == [DeviceStatus("serial", True, "pico-board 1.0 on /dev/ttyACM0"),
                            CellChanged(0, 0, False), CellChanged(0, 1, True)]
+
+
+@pytest.mark.parametrize("outage", [3.0, 300.0, 86_400.0])
+def test_an_unplugged_device_is_back_within_a_second_of_its_node_whatever_the_outage(
+        outage: float) -> None:
+    """Its node is looked for every half second while missing; no open is tried meanwhile,
+    and the back-off a long outage would have grown does not delay it."""
+    bridge, opener, events = fake_bridge()
+    bridge.poll(0.0)
+    opener.ports[0].gone = True
+    opener.present = opener.node = False
+    now = 1.0
+    bridge.poll(now)
+    assert events[-1].message.startswith("serial device on /dev/ttyACM0 vanished")  # type: ignore[union-attr]
+    while now < outage:
+        now += 0.005
+        bridge.poll(now)
+    assert len(opener.calls) == 1  # nothing tried while the node was gone
+    assert events[-1] == DeviceStatus("serial", False, "serial device on /dev/ttyACM0 is not "
+                                      "plugged in; waiting for it")
+    opener.present = opener.node = True
+    back = now
+    while not bridge.connected:
+        now += 0.005
+        bridge.poll(now)
+    assert now - back <= 0.5 + 1e-9
+    assert bytes(opener.ports[1].sent) == HOST_GREETING
 
 
 good_lines = st.sampled_from([
@@ -277,17 +306,18 @@ def test_a_pty_device_vanishes_and_comes_back(tmp_path: Path) -> None:
     assert isinstance(gone, DeviceStatus) and not gone.connected
     assert gone.message.startswith(f"serial device on {link} vanished (")  # pyserial's words
     assert gone.message.endswith("); retrying")
-    bridge.poll(6.0)  # the old pty is gone: opening fails, next try in 2 s
-    assert not bridge.connected and "cannot be opened" in events[-1].message  # type: ignore[union-attr]
+    bridge.poll(6.0)  # the old pty has gone with its node: the bridge only looks for it
+    assert not bridge.connected
+    assert events[-1].message.endswith("is not plugged in; waiting for it")  # type: ignore[union-attr]
 
     device = PtyDevice(link)  # plugged in again: a new pty behind the same name
-    bridge.poll(7.9)
+    bridge.poll(6.4)
     assert not bridge.connected
-    bridge.poll(8.0)
+    bridge.poll(6.5)  # the next look, half a second on: opened at once, whatever the back-off
     assert bridge.connected
     assert device.receive(len(HOST_GREETING)) == HOST_GREETING
     device.send(DEVICE_HELLO + encode_line(["CELL", 5, 5, 1]))
-    poll_when_readable(8.1)
+    poll_when_readable(6.6)
     assert events[-2:] == [DeviceStatus("serial", True, f"pico-board 1.0 on {link}"),
                            CellChanged(5, 5, True)]
     bridge.close()
