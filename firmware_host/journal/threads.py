@@ -32,6 +32,7 @@ class Committer:
         self._go = threading.Semaphore(0)
         self._done = threading.Event()
         self._done.set()
+        self._entered = threading.Event()
         self._error: sqlite3.Error | None = None
         self._closing = False
         self._thread: threading.Thread | None = None
@@ -43,7 +44,12 @@ class Committer:
             self._thread.start()
         self._error = None
         self._done.clear()
+        self._entered.clear()
         self._go.release()
+        # Hand over the GIL until the committer is inside SQLite (which lets go of it): left
+        # to the interpreter, the drawing thread would keep it for its whole switch interval
+        # (5 ms) and the commit would start only when the frame is done.
+        self._entered.wait()
 
     def wait(self) -> sqlite3.Error | None:
         """Block until the commit in flight (if any) is done; its error, or None."""
@@ -63,11 +69,16 @@ class Committer:
             self._go.acquire()
             if self._closing:
                 return
+            self._entered.set()
             try:
-                self._db.execute("COMMIT")
+                self.commit()
             except sqlite3.Error as err:
                 self._error = err
             self._done.set()
+
+    def commit(self) -> None:
+        """The work of one commit, on the committer's thread."""
+        self._db.execute("COMMIT")
 
 
 class Checkpointer:
