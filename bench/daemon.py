@@ -394,6 +394,8 @@ def game_night(folder: Path) -> dict[str, Any]:
             "cpu_ms": summary([sample.cpu_ms for sample in committing]),
             "commit_ms": summary([s.commit_ms for s in committing if s.commit_ms is not None]),
             "wall_p50_over_commit_p50_ms": round(wall_p50 - commit_p50, 3),
+            "wall_minus_own_commit_ms": summary([s.ms - s.commit_ms for s in committing
+                                                 if s.commit_ms is not None]),
         },
         "ms_by_edge": {kind: summary(times) for kind, times in sorted(by_kind.items())},
         "bytes_per_update": {"median": statistics.median(sizes), "p90": percentile(sizes, 0.9),
