@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
 from firmware_host.screens.canvas import Canvas
-from firmware_host.screens.choices import draw_choices
 from firmware_host.screens.font import SMALL, fit
 from firmware_host.screens.opening import draw_opening
+from firmware_host.screens.pointed import draw_pointed
 from firmware_host.screens.standings import draw_final
 from firmware_host.views import GameView
 from games.centerpoint import SIX, CenterPoint
@@ -41,14 +41,16 @@ def draw(canvas: Canvas, view: GameView) -> None:
     draw_banner(canvas, turn_title(game), note, die)
     _draw_markers(canvas, game)
     width = canvas.width - PANEL
-    if view.choices:
-        top = BODY_TOP
-        draw_choices(canvas, (PANEL, top, width, canvas.height - top), view.choices, view.cursor)
-    else:
-        enter = " or ".join(map(str, sorted({1, SIX} if game.setup.options["six_enters"]
-                                             else {1})))
-        for index, line in enumerate(("enter:", f" {enter}", "6: again")):
-            canvas.text(PANEL + 2, BODY_TOP + 1 + index * LINE, fit(line, SMALL, width - 2))
+    reminder = _reminder(game)
+    top = canvas.height - len(reminder) * LINE
+    for index, line in enumerate(reminder):  # always there: a move shown or taken moves nothing
+        canvas.text(PANEL + 2, top + index * LINE, fit(line, SMALL, width - 2))
+    draw_pointed(canvas, (PANEL, BODY_TOP, width, top - BODY_TOP), view.choices, view.cursor)
+
+
+def _reminder(game: CenterPoint) -> tuple[str, str]:
+    enter = " or ".join(map(str, sorted({1, SIX} if game.setup.options["six_enters"] else {1})))
+    return f"enter: {enter}", "6: again"
 
 
 def _draw_markers(canvas: Canvas, game: CenterPoint) -> None:

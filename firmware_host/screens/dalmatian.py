@@ -12,10 +12,11 @@ from collections.abc import Sequence
 
 from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
 from firmware_host.screens.canvas import Canvas
-from firmware_host.screens.choices import ROW, draw_choices
+from firmware_host.screens.choices import ROW
 from firmware_host.screens.dice import SIZE, dice_width, draw_dice
 from firmware_host.screens.font import BIG, SMALL, fit
 from firmware_host.screens.opening import draw_opening
+from firmware_host.screens.pointed import draw_pointed
 from firmware_host.screens.standings import draw_final
 from firmware_host.views import GameView
 from games.dalmatian import Dalmatian
@@ -91,7 +92,7 @@ def _draw_turn(canvas: Canvas, game: Dalmatian, view: GameView) -> None:
         canvas.text(0, y + LINE, fit(hint, SMALL, width))
     if view.choices:
         top = canvas.height - ROW
-        draw_choices(canvas, (0, top, width, ROW), view.choices, view.cursor)
+        draw_pointed(canvas, (0, top, width, ROW), view.choices, view.cursor)
 
 
 def _draw_between_turns(canvas: Canvas, game: Dalmatian) -> None:

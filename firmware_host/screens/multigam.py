@@ -11,9 +11,10 @@ from __future__ import annotations
 from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.chips import CHIP, draw_chip
-from firmware_host.screens.choices import ROW, draw_choices
+from firmware_host.screens.choices import ROW
 from firmware_host.screens.font import SMALL, fit
 from firmware_host.screens.opening import draw_opening
+from firmware_host.screens.pointed import draw_pointed
 from firmware_host.screens.standings import draw_final
 from firmware_host.views import GameView
 from games.multigam import MultiGam
@@ -41,7 +42,7 @@ def draw(canvas: Canvas, view: GameView) -> None:
     _draw_players(canvas, game)
     bottom = canvas.height - ROW
     if view.choices:
-        draw_choices(canvas, (0, bottom, canvas.width, ROW), view.choices, view.cursor)
+        draw_pointed(canvas, (0, bottom, canvas.width, ROW), view.choices, view.cursor)
     else:
         canvas.text(0, bottom + 1, fit(_last(game), SMALL, canvas.width))
 

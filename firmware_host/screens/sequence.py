@@ -2,9 +2,10 @@
 
 The board takes the left of the body, one 8-pixel cell per square: a dot marks an empty
 cell, a plus an empty cell the roll allows, and the cell under the cursor is inverted. At
-the end the winning line is inverted. On the right: the total big with what it does, then
-the choices while a move is due, else a legend of the chip patterns with each side's
-longest run.
+the end the winning line is inverted. On the right: the total big with what it does and
+the cell the knob is on (else whose colour plays next and the last roll), and under it, all
+game long in the same place, a legend of the chip patterns with each side's longest run; the
+choices are the board's marked cells, so no list comes and goes with each roll.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 from firmware_host.screens.banner import BODY_TOP, HEIGHT, draw_banner, turn_title
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.chips import CHIP, draw_chip
-from firmware_host.screens.choices import draw_choices
 from firmware_host.screens.font import BIG, SMALL, fit
 from firmware_host.screens.opening import draw_opening
 from firmware_host.screens.standings import winners_title
@@ -45,12 +45,9 @@ def draw(canvas: Canvas, view: GameView) -> None:
     total = game.total_to_play
     if total is None:
         _draw_last_roll(canvas, game)
-        _draw_legend(canvas, game, BODY_TOP + 2 * LINE)
-        return
-    _draw_total(canvas, game, total, moves)
-    top = BODY_TOP + 16
-    draw_choices(canvas, (PANEL, top, canvas.width - PANEL, canvas.height - top),
-                 view.choices, view.cursor)
+    else:
+        _draw_total(canvas, game, total, moves, cursor)
+    _draw_legend(canvas, game, BODY_TOP + 2 * LINE)  # in one place all game: it never moves
 
 
 def _moves(view: GameView) -> list[ChipMove]:
@@ -81,14 +78,17 @@ def _draw_board(canvas: Canvas, game: SequenceDice, lit: set[Cell], allowed: set
             canvas.dot(x + 3, y + 3, on=not inverted)
 
 
-def _draw_total(canvas: Canvas, game: SequenceDice, total: int, moves: list[ChipMove]) -> None:
-    """The rolled total big, and in small letters what it does."""
-    x = canvas.text(PANEL, BODY_TOP, str(total), BIG) + 2
+def _draw_total(canvas: Canvas, game: SequenceDice, total: int, moves: list[ChipMove],
+                cursor: Cell | None) -> None:
+    """The rolled total big, and in small letters what it does and to which cell: the
+    board shows the cells allowed (``+``) and the one the knob is on (inverted); the
+    legend below says whose colour is whose."""
+    x = canvas.text(PANEL, BODY_TOP, str(total), BIG)  # its advance leaves a 2-pixel gap
     verb = moves[0].verb.value if moves else "pass"
     kind = {WILD: "wild", DEFENSIVE: "defend"}.get(total, f"on {total}s")
     canvas.text(x, BODY_TOP - 1, verb)
-    canvas.text(x, BODY_TOP + 7, kind)
-    draw_chip(canvas, canvas.width - CHIP, BODY_TOP, game.colour(game.turn))
+    where = f"{cursor} {kind}" if cursor is not None else kind
+    canvas.text(x, BODY_TOP + 7, fit(where, SMALL, canvas.width - x))
 
 
 def _draw_last_roll(canvas: Canvas, game: SequenceDice) -> None:

@@ -1,0 +1,51 @@
+"""What a screen change costs on the wire: game screens keep what did not change in place.
+
+A knob turn in a game's list moves a pointer, not an inverted row, and the notes that do not
+change with the turn (Center Point's rule reminder, Sequence Dice's legend) stay where they
+are, so the page diff of :mod:`hardware.display.pages` finds little to send.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PIL import Image
+
+from firmware_host.screens import render
+from firmware_host.screens.samples import SAMPLES
+from firmware_host.views import GameView
+from hardware.display.pages import pack_pages, plan_windows
+
+SSD1306_WINDOW = 6
+
+
+def wire_bytes(old: Image.Image, new: Image.Image) -> int:
+    windows = plan_windows(pack_pages(old), pack_pages(new), SSD1306_WINDOW, multi_page=True)
+    return sum(window.data_bytes + SSD1306_WINDOW for window in windows)
+
+
+def cursor_moved(name: str) -> tuple[Image.Image, Image.Image]:
+    view = SAMPLES[name]()
+    assert isinstance(view, GameView) and len(view.choices) > 1
+    other = (view.cursor + 1) % len(view.choices)
+    return render(view), render(replace(view, cursor=other))
+
+
+def test_a_knob_turn_in_center_point_moves_only_the_pointer() -> None:
+    before, after = cursor_moved("centerpoint_playing")
+    # the pointer leaves one row and reaches the next: two 5-column glyphs, each over two pages
+    assert 0 < wire_bytes(before, after) <= 2 * 2 * (5 + SSD1306_WINDOW)
+
+
+def test_a_knob_turn_in_dalmatian_rewrites_only_its_one_line() -> None:
+    before, after = cursor_moved("dalmatian_turn")
+    assert 0 < wire_bytes(before, after) <= 128 + SSD1306_WINDOW  # at most page 7, once
+
+
+def test_center_point_keeps_its_rule_reminder_whether_or_not_moves_are_listed() -> None:
+    view = SAMPLES["centerpoint_playing"]()
+    assert isinstance(view, GameView)
+    with_moves, without = render(view), render(replace(view, choices=()))
+    reminder = (64, 46, 128, 64)  # the two lines at the bottom right
+    assert with_moves.crop(reminder).tobytes() == without.crop(reminder).tobytes()
+    assert with_moves.crop(reminder).getbbox() is not None  # and it is drawn
