@@ -1,0 +1,69 @@
+"""./run.sh on a Raspberry Pi: the daemon on the real pins, or, while the service runs, a
+word on how to watch it or stop it. The Pi is made in a private mount namespace: a /proc
+whose device tree names a Raspberry Pi, and a systemctl that answers as told."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).parents[2]
+
+AS_A_PI = r"""
+set -eu
+mount -t tmpfs tmpfs /proc
+mkdir /proc/device-tree
+printf 'Raspberry Pi Zero 2 W Rev 1.0\0' >/proc/device-tree/model
+exec bash "$1/run.sh"
+"""
+
+
+def executable(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(0o755)
+
+
+def run_on_a_pi(checkout: Path, tmp_path: Path,
+                service_active: bool) -> subprocess.CompletedProcess[str]:
+    executable(tmp_path / "bin" / "systemctl", f"#!/bin/sh\nexit {0 if service_active else 3}\n")
+    env = {**os.environ, "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}"}
+    return subprocess.run(["unshare", "--mount", "--propagation", "private", "bash", "-c",
+                           AS_A_PI, "pi", str(checkout)],
+                          capture_output=True, text=True, timeout=60, env=env)
+
+
+needs_root = pytest.mark.skipif(
+    (os.geteuid() != 0 or shutil.which("unshare") is None)
+    and not os.environ.get("TABLE_COMPANION_CI"),
+    reason="needs root and unshare (CI runs as root)")
+
+
+@needs_root
+def test_while_the_service_runs_run_sh_says_how_to_watch_or_stop_it(tmp_path: Path) -> None:
+    result = run_on_a_pi(REPO, tmp_path, service_active=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "table-companion already runs as a service on this Pi. Watch it:",
+        "    journalctl -u table-companion -f",
+        "or stop it to run the companion by hand (start it again with systemctl start):",
+        "    sudo systemctl stop table-companion && ./run.sh"]
+    assert result.stdout == ""
+
+
+@needs_root
+def test_otherwise_run_sh_starts_the_daemon(tmp_path: Path) -> None:
+    """In a copy whose .venv is up to date and whose command says what it was asked."""
+    checkout = tmp_path / "checkout"
+    (checkout / "scripts").mkdir(parents=True)
+    for name in ("run.sh", "scripts/venv.sh", "pyproject.toml"):
+        shutil.copy(REPO / name, checkout / name)
+    executable(checkout / ".venv" / "bin" / "python", "#!/bin/sh\nexit 1\n")  # no lgpio
+    executable(checkout / ".venv" / "bin" / "table-companion", '#!/bin/sh\necho "ran $*"\n')
+    (checkout / ".venv" / ".installed-pi").touch()  # the [pi] extra, as a Pi without lgpio
+    result = run_on_a_pi(checkout, tmp_path, service_active=False)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "ran run\n", "")
