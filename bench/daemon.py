@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import json
+import os
 import queue
 import random
 import sqlite3
@@ -56,11 +57,11 @@ from hardware.pins.factory import mock_factory
 SEED = 7
 COLD_RUNS = 5
 MAX_GESTURES = 20_000  # a night that needs more is stuck: fail rather than spin
-TARGETS = {"edge_p50_ms": 2.0, "edge_p99_ms": 5.0, "rss_mib": 45.0,
-           "edge_cpu_p50_ms": 1.0, "edge_cpu_p99_ms": 3.0, "wall_p50_over_commit_p50_ms": 0.3}
+TARGETS = {"edge_p50_ms": 2.0, "edge_p99_ms": 5.0, "rss_mib": 45.0}
 FRAME_BYTES = 1024  # data bytes of a whole 128x64 frame
 GOALS = {"bytes_per_update_median_share": 0.15, "bytes_per_update_p90_share": 0.35,
-         "cold_start_s": 0.25}
+         "cold_start_s": 0.25, "edge_cpu_p50_ms": 1.0, "edge_cpu_p99_ms": 3.0,
+         "wall_p50_over_commit_p50_ms": 0.3}
 I2C_HZ = (100_000, 400_000)
 
 CLICK_S = 0.05  # a button is held this long, then released
@@ -473,7 +474,10 @@ def cold_start(folder: Path) -> dict[str, Any]:
 def goals(night: dict[str, Any], cold: dict[str, Any]) -> dict[str, dict[str, Any]]:
     figures = {"bytes_per_update_median_share": night["bytes_per_update"]["median_share"],
                "bytes_per_update_p90_share": night["bytes_per_update"]["p90_share"],
-               "cold_start_s": cold["first_frame_s"]}
+               "cold_start_s": cold["first_frame_s"],
+               "edge_cpu_p50_ms": night["cpu_ms"]["p50"], "edge_cpu_p99_ms": night["cpu_ms"]["p99"],
+               "wall_p50_over_commit_p50_ms":
+                   night["committing_events"]["wall_p50_over_commit_p50_ms"]}
     return {name: {"value": value, "goal": GOALS[name], "ok": value <= GOALS[name]}
             for name, value in figures.items()}
 
@@ -494,6 +498,7 @@ def main() -> None:
         after = proc_status()
     print(json.dumps({
         "bench": "daemon",
+        "load_average_1min": round(os.getloadavg()[0], 2),  # others' work slows every figure
         "edge_to_bus": night,
         "cold_start": cold,
         "memory": {"rss_mib": round(after["VmRSS"] / 1024, 1),

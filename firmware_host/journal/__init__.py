@@ -47,7 +47,7 @@ from firmware_host.journal.records import (
     seal_hash,
 )
 from firmware_host.journal.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
-from firmware_host.journal.snapshots import SNAPSHOT_EVERY, SNAPSHOTS_KEPT, Snapshots
+from firmware_host.journal.snapshots import SNAPSHOT_EVERY, Snapshots
 from firmware_host.journal.threads import IDLE_CHECKPOINT_S, Checkpointer, Committer
 from games import game_class
 from games.core import GameState, Result, Setup
@@ -504,7 +504,7 @@ class Journal:
         except GameError as err:
             raise Damaged(f"its setup is refused ({err})") from None
         self._snapshots.clear()
-        keep_from = len(actions) - SNAPSHOT_EVERY * SNAPSHOTS_KEPT
+        keep_from = len(actions) - SNAPSHOT_EVERY + 1  # one copy, near the end: copies cost
         for seq, text in enumerate(actions, start=1):
             try:
                 state.apply(text)

@@ -17,24 +17,24 @@ from datetime import datetime
 from hashlib import blake2b
 from typing import Any
 
-SEP = b"\x1f"
 
-
-def _digest(*parts: object) -> str:
-    return blake2b(SEP.join(str(part).encode() for part in parts), digest_size=16).hexdigest()
+def _digest(text: str) -> str:
+    return blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def game_hash(game_id: int, setup: str, started_at: str) -> str:
-    return _digest("game", game_id, setup, started_at)
+    return _digest(f"game\x1f{game_id}\x1f{setup}\x1f{started_at}")
 
 
 def action_hash(before: str, seq: int, action: str, at: str) -> str:
-    return _digest(before, seq, action, at)
+    """Called once per action at resume: one string, one digest."""
+    return _digest(f"{before}\x1f{seq}\x1f{action}\x1f{at}")
 
 
 def seal_hash(last: str, ended_at: str, results: Sequence[tuple[int, int, int]]) -> str:
     """Over the last action's hash, the end, and (seat, score, place) in seat order."""
-    return _digest(last, ended_at, *(f"{s}:{p}:{q}" for s, p, q in sorted(results)))
+    rows = "\x1f".join(f"{s}:{p}:{q}" for s, p, q in sorted(results))
+    return _digest(f"{last}\x1f{ended_at}\x1f{rows}")
 
 
 class Damaged(Exception):
