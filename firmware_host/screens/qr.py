@@ -3,13 +3,21 @@
 Drawn as a phone expects it, dark modules on a lit square with a quiet zone, two pixels a
 module (one pixel is too small to focus on at 0.96"). Only the versions that fit the screen's
 height that way are drawn: an address up to about 47 characters.
+
+segno is imported when a code is first made: its writers bring in urllib, http.client and
+ssl (about 25 ms here), which the daemon's cold start need not pay for a screen it may
+never show.
 """
 
 from __future__ import annotations
 
-import segno
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from firmware_host.screens.canvas import Canvas
+
+if TYPE_CHECKING:
+    import segno
 
 MODULE = 2  # pixels a module
 QUIET = 2  # lit pixels around the code
@@ -36,5 +44,8 @@ def _modules(text: str) -> int:
     return len(_code(text).matrix)
 
 
+@lru_cache(maxsize=4)
 def _code(text: str) -> segno.QRCode:
+    import segno
+
     return segno.make_qr(text, error="m", boost_error=True)

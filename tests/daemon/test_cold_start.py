@@ -1,13 +1,13 @@
 """The daemon's start loads only what its config asks for: no pyserial without a serial
-device, and luma's devices only when a panel is built (luma.core.virtual, which
-luma.oled.device imports, starts a 4-thread pool at import)."""
+device, luma's devices only when a panel is built (luma.core.virtual, which
+luma.oled.device imports, starts a 4-thread pool at import), segno only for a QR code."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-WATCHED = {"gpiozero", "luma.oled.device", "luma.core.virtual", "serial"}
+WATCHED = {"gpiozero", "luma.oled.device", "luma.core.virtual", "serial", "segno"}
 
 
 def loaded_after(code: str) -> set[str]:
@@ -18,9 +18,9 @@ def loaded_after(code: str) -> set[str]:
     return set(done.stdout.split())
 
 
-def test_the_run_command_and_config_load_neither_pyserial_nor_luma_devices() -> None:
-    assert loaded_after("import firmware_host.commands.run, firmware_host.config") \
-        == {"gpiozero"}  # the pins: the daemon cannot start without them
+def test_the_run_command_config_and_screens_load_neither_pyserial_nor_luma_devices() -> None:
+    code = "import firmware_host.commands.run, firmware_host.config, firmware_host.screens"
+    assert loaded_after(code) == {"gpiozero"}  # the pins: the daemon cannot start without them
 
 
 def test_building_a_panel_loads_luma_and_a_serial_port_loads_pyserial() -> None:
@@ -28,5 +28,7 @@ def test_building_a_panel_loads_luma_and_a_serial_port_loads_pyserial() -> None:
             "from hardware.display.mock import RecordingInterface\n"
             "build_oled(OledConfig(), RecordingInterface())\n"
             "from hardware.serial.bridge import serial_for_url\n"
-            "serial_for_url('loop://').close()")
-    assert loaded_after(code) == {"luma.oled.device", "luma.core.virtual", "serial"}
+            "serial_for_url('loop://').close()\n"
+            "from firmware_host.screens.qr import qr_size\n"
+            "qr_size('http://table.local/', 64)")
+    assert loaded_after(code) == {"luma.oled.device", "luma.core.virtual", "serial", "segno"}
