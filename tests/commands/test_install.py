@@ -9,12 +9,10 @@ filled from requirements/pi.lock with pip --require-hashes exactly as on a Pi.
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
+from namespace_helpers import needs_private_mounts
 
 REPO = Path(__file__).parents[2]
 
@@ -78,12 +76,7 @@ step 7-purge bash /src/systemd/install.sh --uninstall --purge
 """
 
 
-def can_make_a_root() -> bool:
-    return os.geteuid() == 0 and shutil.which("unshare") is not None
-
-
-@pytest.mark.skipif(not can_make_a_root() and not os.environ.get("TABLE_COMPANION_CI"),
-                    reason="needs root and unshare (CI runs as root)")
+@needs_private_mounts
 def test_install_upgrade_spi_and_uninstall_in_a_throwaway_root(tmp_path: Path) -> None:
     root = tmp_path / "root"
     (root / "stub").mkdir(parents=True)

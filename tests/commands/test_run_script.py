@@ -9,7 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
+from namespace_helpers import needs_private_mounts
 
 REPO = Path(__file__).parents[2]
 
@@ -37,13 +37,7 @@ def run_on_a_pi(checkout: Path, tmp_path: Path,
                           capture_output=True, text=True, timeout=60, env=env)
 
 
-needs_root = pytest.mark.skipif(
-    (os.geteuid() != 0 or shutil.which("unshare") is None)
-    and not os.environ.get("TABLE_COMPANION_CI"),
-    reason="needs root and unshare (CI runs as root)")
-
-
-@needs_root
+@needs_private_mounts
 def test_while_the_service_runs_run_sh_says_how_to_watch_or_stop_it(tmp_path: Path) -> None:
     result = run_on_a_pi(REPO, tmp_path, service_active=True)
     assert result.returncode == 0, result.stderr
@@ -55,7 +49,7 @@ def test_while_the_service_runs_run_sh_says_how_to_watch_or_stop_it(tmp_path: Pa
     assert result.stdout == ""
 
 
-@needs_root
+@needs_private_mounts
 def test_otherwise_run_sh_starts_the_daemon(tmp_path: Path) -> None:
     """In a copy whose .venv is up to date and whose command says what it was asked."""
     checkout = tmp_path / "checkout"
