@@ -15,7 +15,7 @@ answers an ERR with a full BOARD snapshot, so a cell change lost to a corrupted 
 recovered from the snapshot.
 
 A device that sends more lines than ``lines_per_second``, or than the loop has ``room`` for,
-floods: the lines beyond are dropped unread (said once, with a count when it ends), so the
+floods: the oldest lines beyond are dropped unread (said once, with a count when it ends), so the
 table stays current and memory flat, and when it is calm again the bridge asks for a
 snapshot so a board's cells are right again.
 """
@@ -161,7 +161,7 @@ class SerialBridge:
             return
         lines = self._splitter.feed(data)
         taken = self._throttle.grant(now, min(len(lines), self._room()))
-        for line in lines[:taken]:
+        for line in lines[len(lines) - taken:]:  # in a flood the newest lines are the truth
             self._take(line, now)
             if self._port is None:
                 return

@@ -34,22 +34,19 @@ class Outgoing:
     """Lines for the device, written without waiting: what its buffer cannot take now stays
     here (a line cut by a partial write is finished first, so framing holds), a line equal
     to one already waiting is not queued twice (one ERR brings one full snapshot), and past
-    ``limit`` lines new ones are dropped, said once until the device reads again."""
+    ``limit`` lines new ones are dropped. A device found full is said so once, and once
+    again with the count of dropped replies when it reads again."""
 
     def __init__(self, url: str, limit: int = REPLY_LIMIT) -> None:
         self.url = url
         self.limit = limit
         self.dropped = 0
+        self.full = False
         self._lines: deque[bytes] = deque()
         self._partial = b""
 
     def send(self, line: bytes) -> None:
-        if line in self._lines:
-            return
-        if len(self._lines) >= self.limit:
-            if not self.dropped:
-                log.warning("serial device on %s does not read what the host sends; dropping "
-                            "replies until it does", self.url)
+        if line in self._lines or len(self._lines) >= self.limit:
             self.dropped += 1
             return
         self._lines.append(line)
@@ -59,16 +56,19 @@ class Outgoing:
         while self._partial or self._lines:
             if not self._partial:
                 self._partial = self._lines.popleft()
-            if not writable(port):
-                return
-            written = port.write(self._partial)
+            written = port.write(self._partial) if writable(port) else 0
             written = len(self._partial) if written is None else written
             self._partial = self._partial[written:]
             if not written:
+                if not self.full:
+                    self.full = True
+                    log.warning("serial device on %s does not read what the host sends; its "
+                                "replies wait, and repeated ones are dropped", self.url)
                 return
-        if self.dropped:
+        if self.full:
             log.info("serial device on %s reads again; %s replies were dropped", self.url,
                      f"{self.dropped:,}")
+            self.full = False
             self.dropped = 0
 
 
