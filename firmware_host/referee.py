@@ -23,13 +23,14 @@ Controls, whatever hardware gives them:
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, Protocol
 
 from PIL import Image
 
 from firmware_host.config import Config
+from firmware_host.dice_layout import DiceLayout, replaced
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal, standings
 from firmware_host.menu import DiceEntry, Entry, Menu, confirm, entry
@@ -37,6 +38,7 @@ from firmware_host.views import BoardFixView, GameView, NoticeView, View
 from games import REGISTRY, game_class
 from games.core import GameState, Option, Phase, Roll
 from games.dalmatian import Dalmatian
+from games.dice_multisets import HAND_SIZE
 from games.errors import GameError
 from hardware.events import (
     CellChanged,
@@ -132,7 +134,8 @@ class Referee:
         self.fixes: tuple[str, ...] = ()
         self.message: str | None = None
         self.cursor = 0
-        self.held: set[int] = set()
+        self.held: set[int] = set()  # Dalmatian: the places (0-4) the hold buttons keep
+        self.layout = DiceLayout()  # Dalmatian: the dice in the places the players see
         self.rolling: tuple[int, ...] | None = None  # the faces shown while dice tumble
         self._tumble: list[tuple[int, ...]] = []  # the animation frames still to show
         self._next_tumble: float | None = None
@@ -214,10 +217,22 @@ class Referee:
         if self.fixes:
             return BoardFixView(self.game.TITLE, self.fixes)
         return GameView(self.game, self.choices(), self.cursor, self.message, self.hint,
-                        rolling=self.rolling, held=frozenset(self.held))
+                        rolling=self.rolling, held=frozenset(self.held),
+                        layout=self.layout.shown())
 
     def choices(self) -> tuple[str, ...]:
-        return tuple(str(a) for a in self.game.legal_actions()) if self.game else ()
+        """The legal actions as the list shows them (a Dalmatian reroll names its places)."""
+        return tuple(label for label, _ in self._choices())
+
+    def _choices(self) -> list[tuple[str, Callable[[], object]]]:
+        """Each choice's label and what SELECT on it does."""
+        game = self.game
+        if game is None:
+            return []
+        if not (isinstance(game, Dalmatian) and game.phase is Phase.MOVE):
+            return [(str(a), partial(self._play, a)) for a in game.legal_actions()]
+        return [(label, partial(self._reroll_at, places) if places else
+                 partial(self._play, "stop")) for label, places in self.layout.choices(game)]
 
     # -- events -------------------------------------------------------------------------
 
@@ -274,7 +289,7 @@ class Referee:
         if self.message is not None and control in (Control.UP, Control.DOWN, Control.SELECT):
             self.message = None  # the notice covers the choices: the first press clears it
             return
-        choices = self.choices()
+        choices = self._choices()
         if control in (Control.UP, Control.DOWN) and choices:
             delta = steps if control is Control.DOWN else -steps
             self.cursor = (self.cursor + delta) % len(choices)
@@ -286,7 +301,7 @@ class Referee:
             elif game.phase is Phase.ROLL:
                 self._open_dice_entry()
             elif choices:
-                self._play(choices[min(self.cursor, len(choices) - 1)])
+                choices[min(self.cursor, len(choices) - 1)][1]()
         elif control in HOLDS:
             self._toggle_hold(HOLDS.index(control))
 
@@ -306,31 +321,35 @@ class Referee:
             self._say(f"dice {_faces(dice)} ignored: close the menu first")
             return
         log.info("dice %s from %s", _faces(dice), source)
-        kept: tuple[int, ...] = ()
+        row = self.layout.shown()  # the dice as they lay before this throw
         if game.phase is Phase.MOVE and isinstance(game, Dalmatian):
-            kept, picked = self._split_held(game)
-            played = self._reroll(picked, dice)
+            places = [p for p in range(len(self.layout.places)) if p not in self.held]
+            played = self._reroll_at(places, dice)
         else:
+            places = self.layout.empty()
             played = self._play(Roll(tuple(dice)))
         if played and source == "button" and self.roller is not None:
-            self._tumble = [kept + faces for faces in self.roller.tumble(dice)]
+            self._tumble = [replaced(row, places, faces) if places else faces
+                            for faces in self.roller.tumble(dice)]
             self._next_tumble = None
 
-    def _split_held(self, game: Dalmatian) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The dice showing as (held, picked up): what a reroll keeps and what it throws."""
-        held = tuple(face for i, face in enumerate(game.dice) if i in self.held)
-        picked = tuple(face for i, face in enumerate(game.dice) if i not in self.held)
-        return held, picked
-
-    def _reroll(self, picked: tuple[int, ...], dice: tuple[int, ...]) -> bool:
-        """The ROLL button during a Dalmatian turn: pick up the dice not held, throw them."""
-        if not picked:
+    def _reroll_at(self, places: Sequence[int], dice: tuple[int, ...] | None = None) -> bool:
+        """A Dalmatian reroll: pick up the dice in ``places`` (0-4) and, when ``dice`` came
+        with the ROLL button, throw them into the same places. A reroll chosen from the list
+        comes without dice: the places wait for the next throw."""
+        if not places:
             self._say("every die is held: choose 'stop' to score them")
             return False
-        if len(dice) != len(picked):
-            self._say(f"{len(picked)} dice are rerolled, got {len(dice)}")
+        if dice is not None and len(dice) != len(places):
+            self._say(f"{len(places)} dice are rerolled, got {len(dice)}")
             return False
-        return self._play(f"reroll {_faces(picked)}", Roll(tuple(dice)))  # both or neither
+        before = list(self.layout.places)
+        picked = self.layout.pick_up(places)
+        rolled = (Roll(tuple(dice)),) if dice is not None else ()
+        if not self._play(f"reroll {_faces(picked)}", *rolled):  # both or neither
+            self.layout.places = before
+            return False
+        return True
 
     def _sensed(self, event: CellChanged) -> None:
         if self.recogniser is None or self.game is None:
@@ -356,6 +375,11 @@ class Referee:
             self._say(str(err))
             return False
         log.info("%s: %s", game.TITLE, ", ".join(map(str, played)))
+        if isinstance(game, Dalmatian):
+            for action in actions:
+                if isinstance(action, Roll):
+                    self.layout.put_down(action.dice)
+            self.layout.follow(game)
         self.message = None
         self.cursor = 0
         self.held.clear()
@@ -376,6 +400,9 @@ class Referee:
         self.game = game
         self.cursor = 0
         self.held.clear()
+        self.layout = DiceLayout()
+        if isinstance(game, Dalmatian):
+            self.layout.follow(game)
         self.message = None
         self.recogniser = self.recognise(game) if self.recognise is not None else None
         self.fixes = ()
@@ -393,7 +420,7 @@ class Referee:
             return
         game = self.game
         if game.phase is Phase.MOVE and isinstance(game, Dalmatian):
-            self.roller.count = max(1, len(self._split_held(game)[1]))
+            self.roller.count = max(1, HAND_SIZE - len(self.held))
         elif game.dice_wanted:
             self.roller.count = game.dice_wanted
 

@@ -21,8 +21,9 @@ class GameView:
     controls step through them; ``cursor`` indexes the highlighted one (0 when there are
     none). ``message`` is a refusal or a notice ("point 4 is blocked ..."), shown until the
     next accepted input. ``hint`` turns the advisor's hint on (Dalmatian's best hold).
-    ``rolling`` holds the faces of a roll animation frame while dice tumble. ``held`` are the
-    indexes (into ``game.dice``, 0-4) of the dice a Dalmatian player keeps with the hold
+    ``rolling`` holds the faces of a roll animation frame while dice tumble. ``layout`` is a
+    Dalmatian turn's dice in the places the players see (0: a die still due), numbered as
+    the hold buttons are; ``held`` are the places (0-4) a player keeps with the hold
     buttons; the ROLL button then throws the others. ``scroll`` counts the ticks the
     highlighted choice has been shown, for a choice too long for its row.
     """
@@ -35,6 +36,7 @@ class GameView:
     rolling: tuple[int, ...] | None = None
     held: frozenset[int] = frozenset()
     scroll: int = 0
+    layout: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -52,11 +52,16 @@ def _left_note(game: Dalmatian) -> str:
     return f"{left} reroll{'' if left == 1 else 's'}"
 
 
-def shown_dice(game: Dalmatian, rolling: Sequence[int] | None) -> tuple[int, ...]:
-    """The dice to draw: the kept ones plus the tumbling ones, ``0`` for any still due."""
-    dice = tuple(game.dice)
-    if rolling:
-        dice = tuple(rolling) if len(dice) + len(rolling) > HAND_SIZE else dice + tuple(rolling)
+def shown_dice(game: Dalmatian, rolling: Sequence[int] | None,
+               layout: Sequence[int] = ()) -> tuple[int, ...]:
+    """The dice to draw, in the places the hold buttons number (``layout``, from the
+    referee; else the game's dice in order): tumbling faces while a throw settles, ``0`` for
+    any die still due."""
+    if rolling and len(rolling) == HAND_SIZE:
+        return tuple(rolling)
+    dice = tuple(layout) or tuple(game.dice)
+    if rolling:  # no layout: the tumbling dice follow the kept ones
+        dice = tuple(d for d in dice if d) + tuple(rolling)
     return dice + (0,) * (HAND_SIZE - len(dice))
 
 
@@ -69,18 +74,25 @@ def groups_line(game: Dalmatian) -> str:
 
 
 def hint_line(game: Dalmatian, room: int) -> str:
-    """The advisor's best play, with the score it expects when that fits in ``room``."""
+    """The advisor's best play and what it expects, as much as fits in ``room`` characters:
+    ``reroll 5-5-6: 3.4 expected``, else the expected value alone, ``reroll 5-5-6: 3.4``,
+    else the play alone.
+    Stopping is certain: ``stop: scores 4``."""
     advice = game.advice()
     if advice is None:
         return ""
-    play = "stop" if advice.stops else "reroll " + "-".join(map(str, advice.reroll))
-    full = f"hint: {play} ~{advice.expected:.1f}"
-    return full if len(full) <= room else f"hint: {play}"
+    if advice.stops:
+        return f"stop: scores {game.turn_score}"
+    play = "reroll " + "-".join(map(str, advice.reroll))
+    for line in (f"{play}: {advice.expected:.1f} expected", f"{play}: {advice.expected:.1f}"):
+        if len(line) <= room:
+            return line
+    return play
 
 
 def _draw_turn(canvas: Canvas, game: Dalmatian, view: GameView) -> None:
     draw_banner(canvas, turn_title(game), _round_note(game, _left_note(game)))
-    dice = shown_dice(game, view.rolling)
+    dice = shown_dice(game, view.rolling, view.layout)
     held = view.held if not view.rolling else frozenset()
     draw_dice(canvas, 0, BODY_TOP, dice, solid=held)
     canvas.text(dice_width(HAND_SIZE) + 4, BODY_TOP + 1, f"={game.total}", BIG)
@@ -92,7 +104,7 @@ def _draw_turn(canvas: Canvas, game: Dalmatian, view: GameView) -> None:
         canvas.text(0, y + LINE, fit(hint, SMALL, width))
     if view.choices:
         top = canvas.height - ROW
-        draw_pointed(canvas, (0, top, width, ROW), view.choices, view.cursor)
+        draw_pointed(canvas, (0, top, width, ROW), view.choices, view.cursor, view.scroll)
 
 
 def _draw_between_turns(canvas: Canvas, game: Dalmatian) -> None:

@@ -1,7 +1,8 @@
 """Who starts: everyone throws, the highest starts, tied players throw again.
 
-Every game but Multi-Gam's opening looks alike, so one panel serves them: each player's
-latest throw as a total, the players still in contention marked, the one to throw named.
+Every game's opening looks alike, so one panel serves them: each player's latest throw,
+every die of it and its total, the players still in contention marked, the one to throw
+named. Six players take six rows of 8 pixels, so nobody's throw goes off the screen.
 """
 
 from __future__ import annotations
@@ -14,26 +15,42 @@ from firmware_host.screens.font import SMALL, fit
 from games.core import GameState, Opening
 
 LINE = 9
+TIGHT = 8  # the line height when a row a player needs it
+
+
+FACE_PITCH = 9  # a face digit and a 4-pixel gap: five faces and a total beside a long name
+
+
+def draw_throw(canvas: Canvas, right: int, y: int, dice: tuple[int, ...]) -> int:
+    """``6 6 6 6 5=29`` ending at column ``right`` (the face alone for one die), the faces
+    set close so a name of eight letters keeps its room; returns the left edge."""
+    total = f"={sum(dice)}" if len(dice) > 1 else ""
+    left = canvas.text_right(right, y, total) if total else right + 1
+    left -= len(dice) * FACE_PITCH - (FACE_PITCH - SMALL.advance + 1)
+    for index, face in enumerate(dice):
+        canvas.text(left + index * FACE_PITCH, y, str(face))
+    return left
 
 
 def draw_opening(canvas: Canvas, game: GameState[Any], opening: Opening,
                  shown: tuple[int, ...] = ()) -> None:
-    """Banner for the next thrower, then every player's latest opening total."""
+    """Banner for the next thrower, then every player's latest opening throw."""
     roller = opening.roller
     title = game.name(roller) if roller is not None else "opening"
     tied = len(opening.contenders) < game.players
     draw_banner(canvas, title, ("tie: roll" if tied else "who starts", "again" if tied else
                                 f"roll {opening.dice}"), shown)
     top = BODY_TOP + 1
-    rows = (canvas.height - top) // LINE
-    columns = -(-game.players // rows)
-    width = canvas.width // columns
+    line = LINE if game.players * LINE <= canvas.height - top else TIGHT
+    top = BODY_TOP + (line == LINE)
     for player in range(game.players):
-        x, y = (player // rows) * width, top + (player % rows) * LINE
+        y = top + player * line
         throw = opening.latest.get(player)
-        total = "-" if throw is None else str(sum(throw))
+        if throw is None:
+            left = canvas.text_right(canvas.width - 1, y, "-")
+        else:
+            left = draw_throw(canvas, canvas.width - 1, y, throw)
         out = player not in opening.contenders
-        mark = "▶" if player == roller else (" " if not out else "·")
-        name = fit(game.name(player), SMALL, width - 36)
-        canvas.text(x, y, f"{mark}{name}")
-        canvas.text_right(x + width - 6, y, total)
+        canvas.text(0, y, "▶" if player == roller else ("·" if out else " "))
+        name_room = left - SMALL.advance - 3
+        canvas.text(SMALL.advance, y, fit(game.name(player), SMALL, name_room))

@@ -11,16 +11,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from firmware_host.screens.canvas import Box, Canvas
-from firmware_host.screens.choices import ROW, page_of, rows_in
+from firmware_host.screens.choices import ROW, page_of, rows_in, scrolled
 from firmware_host.screens.font import SMALL, fit
 
 POINTER = "▶"
 INDENT = SMALL.advance  # the pointer's column
 
 
-def draw_pointed(canvas: Canvas, box: Box, items: Sequence[str], cursor: int) -> None:
+def draw_pointed(canvas: Canvas, box: Box, items: Sequence[str], cursor: int,
+                 scroll: int = 0) -> None:
     """``items`` in ``box`` (left, top, width, height), a page at a time, ``▶`` at ``cursor``;
-    ``n/m`` at the top right when there is more than one page."""
+    ``n/m`` at the top right when there is more than one page. The item at ``cursor``, when
+    too long for its row, scrolls by ``scroll`` ticks (:func:`~.choices.scrolled`)."""
     left, top, width, height = box
     rows = rows_in(height)
     page, pages = page_of(len(items), cursor, rows)
@@ -32,4 +34,6 @@ def draw_pointed(canvas: Canvas, box: Box, items: Sequence[str], cursor: int) ->
         if index == cursor:
             canvas.text(left, y, POINTER)
         room = width - INDENT - (SMALL.width(label) + 2 if row == 0 and label else 0)
-        canvas.text(left + INDENT, y, fit(items[index], SMALL, room))
+        text = scrolled(items[index], SMALL.chars_in(room), scroll) if index == cursor else \
+            fit(items[index], SMALL, room)
+        canvas.text(left + INDENT, y, text)

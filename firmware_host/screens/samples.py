@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import games
+from firmware_host.dice_layout import DiceLayout
 from firmware_host.views import (
     BoardFixView,
     DiceEntryView,
@@ -139,7 +140,27 @@ def dalmatian_turn() -> View:
     for action in ("roll 6-6-6-6-5", "roll 1-2-3-4-5", "roll 2-2-2-2-2", "roll 3-4",
                    "roll 1-6-3-5-5"):
         game.apply(action)
-    return GameView(game, choices_of(game), cursor=3, held=frozenset({0, 1}))
+    return _turn_view(game, [1, 3, 5, 5, 6], cursor=3, held=frozenset({0, 1}))
+
+
+def dalmatian_rerolled() -> View:
+    """After a reroll of the middle die: the new die lies where the old one was."""
+    game = games.new_game("dalmatian", 3, names=["Alice", "Bob", "Carol"])
+    for action in ("roll 6-6-6-6-5", "roll 1-2-3-4-5", "roll 2-2-2-2-2", "roll 3-4",
+                   "roll 1-2-3-5-5", "reroll 3", "roll 6"):
+        game.apply(action)
+    return _turn_view(game, [1, 2, 6, 5, 5], cursor=9)
+
+
+def _turn_view(game: GameState[Any], places: list[int | None], cursor: int,
+               held: frozenset[int] = frozenset()) -> GameView:
+    """A Dalmatian turn as the referee shows it, the dice lying in ``places``."""
+    assert isinstance(game, Dalmatian)
+    layout = DiceLayout()
+    layout.places = places
+    layout.follow(game)
+    choices = tuple(label for label, _ in layout.choices(game))
+    return GameView(game, choices, cursor, held=held, layout=layout.shown())
 
 
 def dalmatian_round_end() -> View:
@@ -157,6 +178,16 @@ def dalmatian_over() -> View:
 def dalmatian_opening_tie() -> View:
     game = games.new_game("dalmatian", 3)
     for action in ("roll 6-6-6-6-5", "roll 1-2-3-4-5", "roll 6-6-6-5-6"):
+        game.apply(action)
+    return GameView(game)
+
+
+def dalmatian_opening_six() -> View:
+    """Six players, names of eight letters: every throw of the roll-off on screen."""
+    names = ["Beatrice", "Ann", "Clemence", "Dominic", "Eve", "Florence"]
+    game = games.new_game("dalmatian", 6, names=names)
+    for action in ("roll 6-6-6-6-5", "roll 1-2-3-4-5", "roll 6-6-6-5-6", "roll 2-2-2-2-2",
+                   "roll 4-4-4-4-4"):
         game.apply(action)
     return GameView(game)
 
@@ -248,6 +279,8 @@ SAMPLES: dict[str, Callable[[], View]] = {
     "dalmatian_round_end": dalmatian_round_end,
     "dalmatian_over": dalmatian_over,
     "dalmatian_opening_tie": dalmatian_opening_tie,
+    "dalmatian_opening_six": dalmatian_opening_six,
+    "dalmatian_rerolled": dalmatian_rerolled,
     "multigam_playing": multigam_playing,
     "multigam_over": multigam_over,
     "menu_long": menu_long,

@@ -431,7 +431,7 @@ def test_a_reroll_tumbles_the_thrown_dice_beside_the_held_ones(table: Table) -> 
     table.roll(4, 4, 2, 1)
     table.referee.tick(20.0)
     view = table.referee.view()
-    assert isinstance(view, GameView) and view.rolling == (5, 6, 6, 6, 6)
+    assert isinstance(view, GameView) and view.rolling == (6, 6, 6, 5, 6)  # the 5 stays 4th
 
 
 @pytest.mark.parametrize("hint", [True, False])
@@ -535,3 +535,65 @@ def test_at_a_game_night_the_standings_carry_the_pages_address_for_a_qr_code(
         view = table.choose("Standings")
     assert view == NoticeView("Won tonight", ("Ben 1 of 1", "Ann 0 of 1"),
                               qr="http://10.0.0.2:8080/")
+
+
+def rerolled_both_ways(tmp_path: Path) -> tuple[Table, Table]:
+    """Two tables at the same turn: one rerolls dice 2 and 4 from the list, the other
+    holds dice 1, 3 and 5 and presses ROLL; both throw 6-3."""
+    tables = []
+    for name in ("list", "holds"):
+        config = Config(players=("Ann", "Ben"), game=GameConfig("dalmatian", {"rounds": 1}))
+        journal = Journal.open(tmp_path / f"{name}.sqlite3")
+        table = Table(journal, config)
+        start_dalmatian(table)
+        play_opening_and_total(table)
+        table.roll(5, 1, 4, 2, 2)  # laid out sorted: 1 2 2 4 5
+        tables.append(table)
+    by_list, by_holds = tables
+    view = by_list.send()
+    assert isinstance(view, GameView)
+    wanted = view.choices.index("reroll 2,4 (2-4)")
+    by_list.send(ControlTurned(wanted))
+    by_list.press(Control.SELECT)
+    waiting = by_list.send()
+    assert isinstance(waiting, GameView) and waiting.layout == (1, 0, 2, 0, 5)
+    assert by_list.roller.count == 2
+    by_list.roll(6, 3)
+    by_holds.press(Control.HOLD1, Control.HOLD3, Control.HOLD5)
+    assert by_holds.roller.count == 2
+    by_holds.roll(6, 3)
+    return by_list, by_holds
+
+
+def test_a_reroll_from_the_list_and_by_the_hold_buttons_do_the_same(tmp_path: Path) -> None:
+    by_list, by_holds = rerolled_both_ways(tmp_path)
+    assert by_list.game.history == by_holds.game.history
+    assert [str(a) for a in by_list.game.history[-2:]] == ["reroll 2-4", "roll 6-3"]
+    views = [table.send() for table in (by_list, by_holds)]
+    assert all(isinstance(v, GameView) and v.layout == (1, 6, 2, 3, 5) for v in views)
+    for table in (by_list, by_holds):
+        table.journal.close()
+
+
+def test_hold_button_n_keeps_the_nth_die_shown_after_a_reroll(table: Table) -> None:
+    start_dalmatian(table)
+    play_opening_and_total(table)  # the total is 6
+    table.roll(3, 1, 5, 5, 2)  # 1 2 3 5 5
+    table.press(Control.HOLD1, Control.HOLD2, Control.HOLD4, Control.HOLD5)
+    table.roll(4)  # the 3 in the middle becomes a 4 where it lay
+    view = table.send()
+    assert isinstance(view, GameView) and view.layout == (1, 2, 4, 5, 5)
+    table.press(Control.HOLD3)  # the 4 shown third: reroll the others
+    table.roll(1, 1, 1, 1)
+    assert str(table.game.history[-2]) == "reroll 1-2-5-5"
+
+
+def test_the_list_names_dice_by_their_places_as_the_hold_buttons_do(table: Table) -> None:
+    start_dalmatian(table)
+    play_opening_and_total(table)
+    table.roll(5, 1, 5, 2, 4)
+    view = table.send()
+    assert isinstance(view, GameView)
+    assert view.choices[:5] == ("stop", "reroll 1 (1)", "reroll 2 (2)", "reroll 3 (4)",
+                                "reroll 4 (5)")  # one entry for either 5
+    assert view.choices[-1] == "reroll 1,2,3,4,5 (1-2-4-5-5)"

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import games
 from firmware_host.screens import render
+from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.choices import PAUSE, scrolled
+from firmware_host.screens.dalmatian import hint_line
 from firmware_host.screens.dice import SIZE
-from firmware_host.screens.samples import options_menu
-from firmware_host.views import DiceEntryView, MenuView
+from firmware_host.screens.font import SMALL
+from firmware_host.screens.opening import draw_throw
+from firmware_host.screens.samples import SAMPLES, options_menu
+from firmware_host.views import DiceEntryView, GameView, MenuView
+from games.dalmatian import Dalmatian
 
 
 def test_every_option_has_a_label_and_words_a_player_understands() -> None:
@@ -66,3 +71,38 @@ def test_typed_in_dice_are_drawn_and_up_changes_the_face_shown() -> None:
     help_rows = before.crop((0, 56, 128, 64))
     assert help_rows.getbbox() is not None
     assert before.crop((0, 20 + SIZE + 2 + 9, 128, 56)).getbbox() is None
+
+
+def test_the_hint_says_what_it_expects_or_the_value_alone_where_short() -> None:
+    game = games.new_game("dalmatian", 2)
+    for action in ("roll 6-6-6-6-5", "roll 1-2-3-4-5", "roll 3-4", "roll 1-3-5-5-6"):
+        game.apply(action)
+    assert isinstance(game, Dalmatian)
+    advice = game.advice()
+    assert advice is not None and not advice.stops
+    play = "reroll " + "-".join(map(str, advice.reroll))
+    assert hint_line(game, 40) == f"{play}: {advice.expected:.1f} expected"
+    assert hint_line(game, 21) == f"{play}: {advice.expected:.1f}"
+    assert hint_line(game, len(play)) == play
+
+
+def test_the_roll_off_shows_every_players_throw_beside_a_whole_name() -> None:
+    view = SAMPLES["dalmatian_opening_six"]()
+    frame = render(view)
+    assert isinstance(view, GameView)
+    for player in range(6):
+        y = 17 + player * 8
+        throw = view.game.opening.latest.get(player)
+        expected = Canvas()
+        if throw is None:
+            continue
+        draw_throw(expected, 127, y, throw)
+        left = draw_throw(Canvas(), 127, y, throw)
+        box = (left, y, 128, y + 7)
+        assert frame.crop(box).tobytes() == expected.to_image().crop(box).tobytes()
+        name = view.game.name(player)
+        assert len(name) <= 8
+        named = Canvas()
+        named.text(SMALL.advance, y, name)
+        box = (SMALL.advance, y, SMALL.advance + SMALL.width(name), y + 7)
+        assert frame.crop(box).tobytes() == named.to_image().crop(box).tobytes()
