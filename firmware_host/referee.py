@@ -218,7 +218,7 @@ class Referee:
             return BoardFixView(self.game.TITLE, self.fixes)
         return GameView(self.game, self.choices(), self.cursor, self.message, self.hint,
                         rolling=self.rolling, held=frozenset(self.held),
-                        layout=self.layout.shown())
+                        layout=self._laid_out().shown())
 
     def choices(self) -> tuple[str, ...]:
         """The legal actions as the list shows them (a Dalmatian reroll names its places)."""
@@ -232,7 +232,7 @@ class Referee:
         if not (isinstance(game, Dalmatian) and game.phase is Phase.MOVE):
             return [(str(a), partial(self._play, a)) for a in game.legal_actions()]
         return [(label, partial(self._reroll_at, places) if places else
-                 partial(self._play, "stop")) for label, places in self.layout.choices(game)]
+                 partial(self._play, "stop")) for label, places in self._laid_out().choices(game)]
 
     # -- events -------------------------------------------------------------------------
 
@@ -321,7 +321,7 @@ class Referee:
             self._say(f"dice {_faces(dice)} ignored: close the menu first")
             return
         log.info("dice %s from %s", _faces(dice), source)
-        row = self.layout.shown()  # the dice as they lay before this throw
+        row = self._laid_out().shown()  # the dice as they lay before this throw
         if game.phase is Phase.MOVE and isinstance(game, Dalmatian):
             places = [p for p in range(len(self.layout.places)) if p not in self.held]
             played = self._reroll_at(places, dice)
@@ -332,6 +332,13 @@ class Referee:
             self._tumble = [replaced(row, places, faces) if places else faces
                             for faces in self.roller.tumble(dice)]
             self._next_tumble = None
+
+    def _laid_out(self) -> DiceLayout:
+        """The Dalmatian dice row, agreeing with the game whatever moved it (a commit that
+        failed and was taken back, an undo, a resume)."""
+        if isinstance(self.game, Dalmatian):
+            self.layout.follow(self.game)
+        return self.layout
 
     def _reroll_at(self, places: Sequence[int], dice: tuple[int, ...] | None = None) -> bool:
         """A Dalmatian reroll: pick up the dice in ``places`` (0-4) and, when ``dice`` came
@@ -379,7 +386,6 @@ class Referee:
             for action in actions:
                 if isinstance(action, Roll):
                     self.layout.put_down(action.dice)
-            self.layout.follow(game)
         self.message = None
         self.cursor = 0
         self.held.clear()
@@ -401,8 +407,6 @@ class Referee:
         self.cursor = 0
         self.held.clear()
         self.layout = DiceLayout()
-        if isinstance(game, Dalmatian):
-            self.layout.follow(game)
         self.message = None
         self.recogniser = self.recognise(game) if self.recognise is not None else None
         self.fixes = ()
