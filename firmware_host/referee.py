@@ -134,12 +134,14 @@ class Referee:
         self.fixes: tuple[str, ...] = ()
         self.message: str | None = None
         self.cursor = 0
+        self.scroll = 0  # ticks the highlighted choice has been shown (a long one scrolls)
         self.held: set[int] = set()  # Dalmatian: the places (0-4) the hold buttons keep
         self.layout = DiceLayout()  # Dalmatian: the dice in the places the players see
         self.rolling: tuple[int, ...] | None = None  # the faces shown while dice tumble
         self._tumble: list[tuple[int, ...]] = []  # the animation frames still to show
         self._next_tumble: float | None = None
         self._next_scroll: float | None = None  # when a long menu line moves on
+        self._long_line = False  # the highlighted line may need to scroll (known per event)
         self._dirty = True  # the screen has changed since the last frame
         if game is None:
             self.pages.append(self._new_game_menu())
@@ -161,6 +163,7 @@ class Referee:
             self._say(f"internal error ({type(err).__name__}), logged; no accepted move is lost")
         self._tell_roller()
         self._dirty = True
+        self._long_line = len(self._highlighted() or "") > ROW_CHARS
 
     def tick(self, now: float) -> None:
         """Show the next face of a tumbling roll, or scroll a long menu line, when due.
@@ -180,17 +183,33 @@ class Referee:
         self._dirty = True
 
     def _scroll_menu(self, now: float) -> None:
-        """Move a highlighted menu line too long for its row on by a character."""
-        page = self.pages[-1] if self.pages and self.notice is None else None
-        if not isinstance(page, Menu) or page.message or len(page.highlighted()) <= ROW_CHARS:
+        """Move a highlighted line too long for its row (a menu entry, a game's choice) on
+        by a character. Whether it is too long is found once an event, not every tick."""
+        if not self._long_line:
             self._next_scroll = None
             return
         if self._next_scroll is None:
             self._next_scroll = now + SCROLL_S
         elif now >= self._next_scroll:
-            page.scroll += 1
+            page = self.pages[-1] if self.pages else None
+            if isinstance(page, Menu):
+                page.scroll += 1
+            else:
+                self.scroll += 1
             self._next_scroll = now + SCROLL_S
             self._dirty = True
+
+    def _highlighted(self) -> str | None:
+        """The highlighted line on screen now, if there is one that could scroll."""
+        if self.notice is not None:
+            return None
+        if self.pages:
+            page = self.pages[-1]
+            return page.highlighted() if isinstance(page, Menu) and not page.message else None
+        if self.game is None or self.message is not None or self.fixes or self.rolling:
+            return None
+        choices = self.choices()
+        return choices[min(self.cursor, len(choices) - 1)] if choices else None
 
     def frame(self) -> Image.Image | None:
         """The new screen, drawn while the journal commits the event's actions; returned
@@ -218,7 +237,7 @@ class Referee:
             return BoardFixView(self.game.TITLE, self.fixes)
         return GameView(self.game, self.choices(), self.cursor, self.message, self.hint,
                         rolling=self.rolling, held=frozenset(self.held),
-                        layout=self._laid_out().shown())
+                        layout=self._laid_out().shown(), scroll=self.scroll)
 
     def choices(self) -> tuple[str, ...]:
         """The legal actions as the list shows them (a Dalmatian reroll names its places)."""
@@ -293,6 +312,7 @@ class Referee:
         if control in (Control.UP, Control.DOWN) and choices:
             delta = steps if control is Control.DOWN else -steps
             self.cursor = (self.cursor + delta) % len(choices)
+            self.scroll = 0
         elif control is Control.BACK:
             self.pages.append(self._game_menu())
         elif control is Control.SELECT:
@@ -387,7 +407,7 @@ class Referee:
                 if isinstance(action, Roll):
                     self.layout.put_down(action.dice)
         self.message = None
-        self.cursor = 0
+        self.cursor = self.scroll = 0
         self.held.clear()
         if self.recogniser is not None:  # a move made with the controls: what must follow
             self.fixes = tuple(self.recogniser.review(game).fixes)
@@ -404,7 +424,7 @@ class Referee:
 
     def _attach(self, game: GameState[Any]) -> None:
         self.game = game
-        self.cursor = 0
+        self.cursor = self.scroll = 0
         self.held.clear()
         self.layout = DiceLayout()
         self.message = None

@@ -597,3 +597,19 @@ def test_the_list_names_dice_by_their_places_as_the_hold_buttons_do(table: Table
     assert view.choices[:5] == ("stop", "reroll 1 (1)", "reroll 2 (2)", "reroll 3 (4)",
                                 "reroll 4 (5)")  # one entry for either 5
     assert view.choices[-1] == "reroll 1,2,3,4,5 (1-2-4-5-5)"
+
+
+def test_a_long_choice_in_a_game_scrolls_with_the_ticks(table: Table) -> None:
+    start_dalmatian(table)
+    play_opening_and_total(table)
+    table.roll(5, 1, 5, 2, 4)
+    view = table.send(ControlTurned(-1))  # the last choice: all five dice, 28 characters
+    assert isinstance(view, GameView) and view.choices[view.cursor].startswith("reroll 1,2,3")
+    for tick in range(6):
+        table.referee.tick(float(tick))
+    view = table.send()
+    assert isinstance(view, GameView) and view.scroll == 5
+    view = table.send(ControlTurned(1))  # round to "stop", which fits: no scrolling
+    table.referee.tick(10.0)
+    table.referee.tick(20.0)
+    assert isinstance(view, GameView) and view.cursor == 0 and table.referee.scroll == 0
