@@ -50,21 +50,19 @@ def run(args: argparse.Namespace) -> int:
                           'broker, e.g. [night] table = "Table 2"')
     stop = stop_event()
     path = args.journal or config.journal
-    opened = wait_for(path, stop)
-    if opened is None:
-        return 0
     status = topics.status_topic(night.table_id)
     link = Link(topics.parse_broker(night.broker), night.table_id, night.password(),
                 keepalive=args.keepalive, log=log, will=(status, topics.OFFLINE.encode()))
-    with opened as journal:
-        publisher = Publisher(journal, link, night.table, system_clock)
-        log.info("publishing %s (%s) from %s to %s", night.table, night.table_id, path,
-                 night.broker)
-        link.start()
-        try:
-            publisher.run(stop)
-        finally:
-            link.stop(last=(status, topics.OFFLINE.encode()))
+    log.info("publishing %s (%s) from %s to %s", night.table, night.table_id, path,
+             night.broker)
+    link.start()  # a wrong password is said at once, even before the first game
+    try:
+        journal = wait_for(path, stop)
+        if journal is not None:
+            with journal:
+                Publisher(journal, link, night.table, system_clock).run(stop)
+    finally:
+        link.stop(last=(status, topics.OFFLINE.encode()))
     return 0
 
 

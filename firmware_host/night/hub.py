@@ -58,7 +58,7 @@ class Listener:
             return
         self._cards({change.card})
         if change.results:
-            self.broadcast.send(sse("results", {"html": page.results(self.store.night())}))
+            self.broadcast.send(sse("results", page.results(self.store.night())))
 
     def reject(self, topic: str, reason: str) -> None:
         self.rejected += 1

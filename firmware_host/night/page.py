@@ -45,31 +45,41 @@ def page(night: Night) -> str:
 
 
 def main(night: Night) -> str:
+    """Standings first (what players look for), then the tables, then the games played."""
     cards = "\n".join(card(table) for table in night.tables) or (
         '<p class="empty">No table has reported yet.</p>')
-    return f"{results(night)}\n<section id=\"tables\"><h2>Tables</h2>\n<div id=\"cards\">\n" \
-           f"{cards}\n</div></section>"
+    return (f"{standings(night)}\n<section id=\"tables\"><h2>Tables</h2>\n"
+            f"<div id=\"cards\">\n{cards}\n</div></section>\n{games(night)}")
 
 
-def results(night: Night) -> str:
-    """Standings and finished games: what changes when a game ends."""
+def standings(night: Night) -> str:
     rows = "\n".join(
         f"<tr><td>{rank}</td><td>{escape(s.name)}</td><td>{s.wins}</td><td>{s.played}</td>"
         f"<td>{s.beaten}</td></tr>" for rank, s in enumerate(night.standings, start=1))
-    standings = (
-        '<table id="standings"><thead><tr><th>#</th><th>Player</th><th>Won</th>'
-        f"<th>Played</th><th>Beaten</th></tr></thead><tbody>\n{rows}\n</tbody></table>"
-        if rows else '<p class="empty" id="standings">No game has finished yet.</p>')
-    games = "\n".join(
+    table = (
+        '<table><thead><tr><th>#</th><th>Player</th><th title="games won">Won</th>'
+        '<th title="games played">Games</th><th title="opponents beaten">Beat</th></tr>'
+        f"</thead><tbody>\n{rows}\n</tbody></table>"
+        if rows else '<p class="empty">No game has finished yet.</p>')
+    title = f"Standings, night of {escape(night.night)}" if night.night else "Standings"
+    return f'<section id="standings"><h2>{title}</h2>\n{table}\n</section>'
+
+
+def games(night: Night) -> str:
+    """The finished games, the latest first."""
+    items = "\n".join(
         f'<li data-game="{escape(g.table)}/{g.id}"><span class="what">{escape(g.game)} · '
-        f"{escape(g.name)}</span> "
+        f"{escape(g.name)}</span><br>"
         + ", ".join(f"{p.place}. {escape(p.name)} {p.score}"
                     for p in sorted(g.players, key=lambda p: p.place))
         + "</li>" for g in reversed(night.games))
-    night_name = f" of {escape(night.night)}" if night.night else ""
-    return (f'<section id="results"><h2>Standings{night_name}</h2>\n{standings}\n'
-            f'<h3>Finished games ({len(night.games)})</h3>\n<ol id="games">\n{games}\n</ol>'
-            "</section>")
+    return (f'<section id="games"><h2>Finished games ({len(night.games)})</h2>\n'
+            f"<ol reversed>\n{items}\n</ol></section>")
+
+
+def results(night: Night) -> dict[str, str]:
+    """What changes when a game ends: the standings and the list of games."""
+    return {"standings": standings(night), "games": games(night)}
 
 
 def card(table: Table) -> str:
@@ -87,12 +97,12 @@ def card(table: Table) -> str:
     scores = "".join(
         f'<li{" class=turn" if player == live.turn else ""}><span>{escape(player)}</span>'
         f"<b>{score}</b></li>" for player, score in zip(live.players, live.scores, strict=False))
-    dice = " ".join(DIE_FACES[d - 1] for d in live.dice)
-    dice_text = "-".join(str(d) for d in live.dice)
+    faces = " ".join(DIE_FACES[d - 1] for d in live.dice)
+    dice = (f'<p class="dice" title="dice {"-".join(str(d) for d in live.dice)}">{faces}</p>'
+            if live.dice else "")
     last = f'<p class="last">Last: {escape(live.last)}</p>' if live.last else ""
     return (f'{head}<p class="game">{escape(live.game)} · <span class="turn">{turn}</span>'
-            f'</p><p class="dice" title="{dice_text}">{dice}</p>'
-            f'<ol class="scores">{scores}</ol>{last}</article>')
+            f'</p>{dice}<ol class="scores">{scores}</ol>{last}</article>')
 
 
 def as_json(night: Night, rejected: int) -> dict[str, Any]:

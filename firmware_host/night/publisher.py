@@ -39,6 +39,7 @@ class Publisher:
         self.clock = clock
         self.sent: dict[str, bytes] = {}
         self._resend = threading.Event()
+        self._resend.set()  # the link may have connected before there was a journal
         link.connected = self._resend.set
 
     def run(self, stop: threading.Event, interval: float = 0.2) -> None:

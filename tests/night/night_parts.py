@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable
@@ -256,3 +257,30 @@ class Hub:
 
     def table(self, table_id: str) -> dict[str, Any] | None:
         return next((t for t in self.night()["tables"] if t["id"] == table_id), None)
+
+
+def mqtt_client(broker: Broker, user: str, password: str = PASSWORD) -> Any:
+    """A plain paho client logged in as ``user``, connected (or refused) before it returns;
+    its ``refused`` attribute holds the broker's reason, if any."""
+    import paho.mqtt.client as paho
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    client = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"test-{user}")
+    client.username_pw_set(user, password)
+    client.refused = None
+    answered = threading.Event()
+
+    def on_connect(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        client.refused = str(reason) if reason.is_failure else None
+        answered.set()
+
+    client.on_connect = on_connect
+    client.connect("127.0.0.1", broker.port, keepalive=KEEPALIVE_S)
+    client.loop_start()
+    assert answered.wait(5), "the broker did not answer"
+    return client
+
+
+def send(client: Any, topic: str, payload: bytes) -> None:
+    """Publish retained with QoS 1 and wait until the broker has it (or dropped it)."""
+    client.publish(topic, payload, qos=1, retain=True).wait_for_publish(timeout=5)

@@ -10,7 +10,8 @@
   }
   take("state", function (data) { document.getElementById("main").innerHTML = data.html; });
   take("results", function (data) {
-    document.getElementById("results").outerHTML = data.html;
+    document.getElementById("standings").outerHTML = data.standings;
+    document.getElementById("games").outerHTML = data.games;
   });
   take("card", function (data) {
     var old = document.getElementById("table-" + data.id);
@@ -18,7 +19,11 @@
     var cards = document.getElementById("cards");
     var empty = cards.querySelector(".empty");
     if (empty) { empty.remove(); }
-    cards.insertAdjacentHTML("beforeend", data.html);
+    var after = Array.prototype.find.call(cards.children, function (card) {
+      return card.id > "table-" + data.id;
+    });
+    if (after) { after.insertAdjacentHTML("beforebegin", data.html); }
+    else { cards.insertAdjacentHTML("beforeend", data.html); }
   });
   source.onopen = function () { link.textContent = "live"; link.className = "link up"; };
   source.onerror = function () {

@@ -1,0 +1,110 @@
+"""The night's page in a real headless Chromium at a phone's size (390x844), driven by
+Playwright, with three simulated tables playing through real publishers and a real broker.
+
+The screenshot is kept as ``build/night/page-390x844.png``.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import missing
+from night_parts import OFFLINE_WITHIN_S, ROOT, Hub, Table, until
+
+from firmware_host.journal import Journal
+
+CHROMIUM = next((path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
+                 if Path(path).exists()), None)
+PHONE = {"width": 390, "height": 844}
+LIVE_WITHIN_S = 2.0  # a finished game on an open page, after the table committed it
+SHOT = ROOT / "build" / "night" / "page-390x844.png"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if CHROMIUM is None:
+        missing("chromium-headless-shell")
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+def ended_at(table: Table) -> dict[str, float]:
+    """Each finished game's data-game key and when the table committed its end."""
+    with Journal.open_existing(table.journal) as journal:
+        return {f"{table.id}/{g.id}": g.ended.timestamp() for g in journal.finished_games()}
+
+
+def test_a_phone_sees_the_night_change_live_and_names_stay_text(
+        browser: Any, hub: Hub, tables: list[Table]) -> None:
+    for table in tables:
+        table.publish()
+    tables[0].play()
+    until(lambda: hub.results(), 10, "a first result at the hub")
+    page = browser.new_page(viewport=PHONE)
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(hub.url, wait_until="domcontentloaded")
+    page.wait_for_function("document.getElementById('link').textContent === 'live'",
+                           timeout=10_000)
+    assert page.locator("#standings table").inner_text().count("Ann") == 1
+    assert page.locator("#table-table-1").is_visible()
+
+    seen: dict[str, float] = {}
+    players = [threading.Thread(target=t.play, args=("dalmatian", n))
+               for n, t in enumerate(tables, start=2)]
+    for thread in players:
+        thread.start()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and len(seen) < 4:
+        shown = page.eval_on_selector_all("#games li", "items => items.map(i => i.dataset.game)")
+        for key in shown:
+            seen.setdefault(key, time.time())
+        time.sleep(0.02)
+    for thread in players:
+        thread.join(timeout=60)
+    ended: dict[str, float] = {}
+    for table in tables:
+        ended.update(ended_at(table))
+    assert set(seen) == set(ended), "the page shows exactly the games the tables finished"
+    late = {key: round(seen[key] - ended[key], 3) for key in ended
+            if seen[key] - ended[key] > LIVE_WITHIN_S}
+    assert not late, f"finished games shown later than {LIVE_WITHIN_S} s: {late}"
+
+    standings = page.locator("#standings table").inner_text()
+    assert "Cat" in standings and "Eve" in standings
+    card = page.locator("#table-table-2").inner_text()
+    assert "<script>alert(1)</script>" in card  # shown as text ...
+    assert page.locator("#main script").count() == 0  # ... never made an element
+    assert dialogs == []
+
+    assert tables[2].publisher is not None
+    tables[2].publisher.stop(signal.SIGKILL)
+    page.wait_for_selector("#table-table-3.offline", timeout=OFFLINE_WITHIN_S * 1000)
+    SHOT.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOT), full_page=False)
+    page.close()
+
+
+def test_without_javascript_the_page_is_all_there_and_reloads_itself(
+        browser: Any, hub: Hub, tables: list[Table]) -> None:
+    tables[0].publish()
+    tables[0].play()
+    until(lambda: hub.results(), 10, "a result at the hub")
+    context = browser.new_context(java_script_enabled=False, viewport=PHONE)
+    page = context.new_page()
+    page.goto(hub.url, wait_until="domcontentloaded")
+    assert "Ann" in page.locator("#standings table").inner_text()
+    assert "Dalmatian" in page.locator("#table-table-1").inner_text()
+    assert page.locator("#link").inner_text() == "updated when you reload"
+    refresh = page.locator("noscript").first.inner_html()
+    assert 'http-equiv="refresh"' in refresh
+    context.close()

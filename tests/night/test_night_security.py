@@ -1,0 +1,106 @@
+"""Security at a game night, against the real broker with the shipped ACL and a real hub:
+who may write where, a wrong password, messages that break the contract, a read-only page.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from dataclasses import replace
+
+import pytest
+from night_parts import HUB_USER, ROOT, Broker, Hub, Table, mqtt_client, send, until
+
+from firmware_host.night import topics
+
+LIVE = topics.Live("table-2", "Table 2", "Dalmatian", ("Mallory", "Eve"), "Mallory", "roll",
+                   (6, 6), (999, 0), "roll 6-6", 3, (), "2026-11-24T20:00:00+00:00")
+
+
+def test_a_table_writes_only_its_own_topics_and_the_hub_only_reads(
+        broker: Broker, hub: Hub) -> None:
+    table1 = mqtt_client(broker, "table-1")
+    send(table1, topics.live_topic("table-2"), topics.live_payload(LIVE))  # not its own
+    send(table1, topics.status_topic("table-2"), b"online")
+    hub_user = mqtt_client(broker, HUB_USER)
+    send(hub_user, topics.status_topic("table-3"), b"online")  # the hub may not write
+    send(table1, topics.live_topic("table-1"),  # its own: taken
+         topics.live_payload(replace(LIVE, table="table-1", name="Table 1")))
+    until(lambda: hub.table("table-1"), 5, "table 1's own live state at the hub")
+    assert hub.table("table-2") is None and hub.table("table-3") is None
+    assert "Denied PUBLISH from test-table-1" in broker.log
+    assert "Denied PUBLISH from test-night_hub" in broker.log
+    for client in (table1, hub_user):
+        client.loop_stop()
+        client.disconnect()
+
+
+def test_a_wrong_password_is_refused_and_the_table_says_so(
+        broker: Broker, hub: Hub, tables: list[Table]) -> None:
+    assert mqtt_client(broker, "table-1", "guess").refused == "Not authorized"
+    impostor = replace(tables[0], password="guess").write()
+    publisher = impostor.publish()
+    until(lambda: "refused table-1: Not authorized" in publisher.output(), 10,
+          "the publisher logging its refusal")
+    assert publisher.output().count("refused table-1") == 1  # once, not at every retry
+    assert hub.table("table-1") is None
+
+
+def test_a_missing_or_open_password_file_is_one_line_naming_the_config_key(
+        tables: list[Table]) -> None:
+    table = tables[0]
+    (table.folder / "password").chmod(0o644)
+    done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "publish", "--config",
+                           str(table.config)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"table-companion publish: error: {table.config}, line 6: night.credentials: "
+        f"{table.folder / 'password'} may be read by others (mode 644); "
+        f"chmod 600 {table.folder / 'password'}"]
+
+
+def test_malformed_and_oversized_messages_are_counted_logged_and_survived(
+        broker: Broker, hub: Hub) -> None:
+    table1 = mqtt_client(broker, "table-1")
+    good = topics.live_payload(replace(LIVE, table="table-1", name="Table 1"))
+    bad = [
+        (topics.live_topic("table-1"), b"not json"),
+        (topics.live_topic("table-1"), good.replace(b'"dice":[6,6]', b'"dice":[7]')),
+        (topics.game_topic("table-1", 1), b"{" + b" " * 20_000 + b"}"),
+        (topics.status_topic("table-1"), b"maybe"),
+        ("tc/table-1/other", b"{}"),
+    ]
+    for topic, payload in bad:
+        send(table1, topic, payload)
+    send(table1, topics.live_topic("table-1"), good)
+    until(lambda: hub.table("table-1"), 5, "the good message after the bad ones")
+    assert hub.night()["rejected"] == len(bad)
+    assert hub.tool is not None and hub.tool.process is not None
+    assert hub.tool.process.poll() is None
+    assert hub.tool.output().count("refused message") == len(bad)
+    table1.loop_stop()
+    table1.disconnect()
+
+
+def test_the_page_is_read_only_escaped_and_sent_with_a_strict_policy(
+        broker: Broker, hub: Hub) -> None:
+    table1 = mqtt_client(broker, "table-1")
+    name = "<script>alert(1)</script>"
+    send(table1, topics.live_topic("table-1"), topics.live_payload(
+        replace(LIVE, table="table-1", name="Table 1", players=(name, "Eve"), turn=name)))
+    until(lambda: hub.table("table-1"), 5, "table 1 at the hub")
+    with urllib.request.urlopen(hub.url, timeout=5) as reply:
+        html = reply.read().decode()
+        policy = reply.headers["Content-Security-Policy"]
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and name not in html
+    assert "default-src 'none'" in policy and "script-src 'self'" in policy
+    assert "unsafe-inline" not in policy
+    request = urllib.request.Request(hub.url + "night.json", data=b"{}", method="POST")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=5)
+    assert refused.value.code == 405
+    table1.loop_stop()
+    table1.disconnect()
