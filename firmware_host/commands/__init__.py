@@ -34,6 +34,7 @@ COMMANDS: dict[str, Command] = {
     "wiring": Command("wiring", "print which header pin goes to which part"),
     "publish": Command("publish", "publish this table's games to the game night's broker"),
     "hub": Command("hub", "keep the game night from the broker and serve its live page"),
+    "night": Command("night", "try a game night on this machine: night --demo"),
 }
 
 

@@ -4,9 +4,11 @@ Kept in SQLite so a restarted hub shows the night at once, and in memory for the
 Everything is keyed by table id and game id, so a message received twice (a publisher that
 reconnected, the broker's retained copies after the hub restarts) changes nothing.
 
-Two messages can arrive out of order: a table's live state names the games it has
-finished, so a retained game the table has since taken back (an undone last move) is
-dropped, and a live state older than the one held is ignored.
+A table's live state names the games it has finished, and only those are shown: a game
+arrives just before the live state that lists it, and a retained game the table has since
+taken back (an undone last move) is never listed again, so it is dropped with the next live
+state. No clock is compared across processes for that; a live state older than the one
+held (by its publisher's clock) is ignored.
 """
 
 from __future__ import annotations
@@ -67,6 +69,9 @@ class Store:
     def open(cls, path: Path) -> Store:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
+        # a cache of the night, not its record (the tables' journals are, and the publishers
+        # send everything again): no fsync per live update on the hub's SD card
+        db.execute("PRAGMA synchronous=NORMAL")
         for statement in SCHEMA:
             db.execute(statement)
         store = cls(db)
@@ -116,27 +121,31 @@ class Store:
             return were
 
     def _live(self, table: Table, live: Live) -> tuple[bool, bool]:
-        """The live state taken in (unless older than the one held); games it no longer
-        lists as finished are dropped. Whether the card and the results changed."""
+        """The live state taken in (unless older than the one held); the games it does not
+        list are dropped. Whether the card and the results changed."""
         if table.live is not None and moment(live.at) < moment(table.live.at):
             return False, False
         card = table.live is None or _without_time(table.live) != _without_time(live)
+        shown = self._shown(table)
         table.live = live
-        dropped = False
-        for key, game in list(self.games.items()):
-            if key[0] == table.id and _taken_back(game, live):
-                dropped |= self._drop(*key)
-        return card, dropped
+        for key in [key for key in self.games if key[0] == table.id]:
+            if key[1] not in live.finished:
+                self._drop(*key)
+        return card, self._shown(table) != shown
+
+    def _shown(self, table: Table) -> dict[int, Game]:
+        listed = () if table.live is None else table.live.finished
+        return {game_id: game for (table_id, game_id), game in self.games.items()
+                if table_id == table.id and game_id in listed}
 
     def _game(self, table: Table, game: Game) -> bool:
-        if table.live is not None and _taken_back(game, table.live):
-            return False
+        """Kept; a change of the results once the table's live state lists it."""
         if self.games.get((game.table, game.id)) == game:
             return False
         self.games[(game.table, game.id)] = game
         self.db.execute("INSERT OR REPLACE INTO games VALUES (?, ?, ?)",
                         (game.table, game.id, topics.game_payload(game)))
-        return True
+        return table.live is not None and game.id in table.live.finished
 
     def _drop(self, table_id: str, game_id: int) -> bool:
         if self.games.pop((table_id, game_id), None) is None:
@@ -149,7 +158,7 @@ class Store:
         """The latest night's games, its standings and every table, by name."""
         with self.lock:
             tables = sorted(self.tables.values(), key=lambda t: _name(t).lower())
-            games = list(self.games.values())
+            games = [game for table in tables for game in self._shown(table).values()]
             latest = max((game.night for game in games), default="")
             tonight = sorted((g for g in games if g.night == latest),
                              key=lambda g: moment(g.ended))
@@ -166,11 +175,6 @@ def played(game: Game) -> PlayedGame:
 
 def _name(table: Table) -> str:
     return table.live.name if table.live is not None else table.id
-
-
-def _taken_back(game: Game, live: Live) -> bool:
-    """The table's live state, newer than the game, no longer lists it as finished."""
-    return game.id not in live.finished and moment(game.ended) < moment(live.at)
 
 
 def _without_time(live: Live) -> Live:

@@ -102,5 +102,25 @@ def test_a_game_taken_back_is_dropped_and_stale_messages_are_ignored(tmp_path: P
     assert store.apply(finished.games[0]) == Change()  # the broker's stale retained copy
     assert store.apply(finished.live) == Change()  # an older live state, delivered late
     assert store.night().tables[0].live == reopened.live
-    assert store.apply(replace(finished.games[0], id=2, ended=clock().isoformat())).results
-    assert store.apply(Cleared(TABLE, 2)) == Change("", True)
+    assert store.night().games == ()
+
+
+def test_a_game_is_shown_once_the_live_state_lists_it_whatever_the_clocks_say(
+        tmp_path: Path) -> None:
+    """The referee stamps a game's end before its commit is visible: a live state taken in
+    between is later than the game and does not list it yet, and must not lose it."""
+    clock = FakeClock()
+    journal = Journal.open(tmp_path / "journal.sqlite3", clock)
+    game = new_game()
+    journal.start(game)
+    play(journal, game, "roll 4", "bank", "roll 2", "pass", "roll 6", "bank")
+    done = snapshot(journal, TABLE, NAME, clock())
+    before = replace(done.live, finished=(), at=clock().isoformat())  # later, not listing it
+    after = replace(done.live, at=clock().isoformat())
+    store = Store.open(tmp_path / "night.sqlite3")
+    store.apply(before)
+    assert store.apply(done.games[0]) == Change()  # arrived, not yet listed
+    assert store.apply(after).results
+    assert [g.id for g in store.night().games] == [1]
+    assert store.apply(Cleared(TABLE, 1)) == Change("", True)
+    assert store.night().games == ()

@@ -73,8 +73,11 @@ def test_three_tables_lose_nothing_and_double_nothing_through_every_failure(
 
     journals = set().union(*(table.finished() for table in tables))
     assert len(journals) == ROUNDS * len(tables)
-    until(lambda: set(hub.results()) == journals, 20, "the hub holding every table's games")
-    held = hub.results()
+    try:
+        until(lambda: set(hub.results()) == journals, 20, "the hub holding every game")
+    finally:
+        held = hub.results()
+        print("lost:", sorted(journals - set(held)), "extra:", sorted(set(held) - journals))
     assert len(held) == len(set(held)), "a game is held twice"
     assert set(held) == journals
     until(lambda: all(t["online"] for t in hub.night()["tables"]), 10, "every table online")

@@ -1,0 +1,142 @@
+"""``table-companion night --demo``: a whole game night on this machine, to try the page.
+
+Starts a Mosquitto on a free loopback port, a hub, and three simulated tables, each with its
+own config, journal and publisher, playing the shipped Dalmatian scenario again and again
+(the seats turn, so the winners change). Prints the page's address and runs until Ctrl-C;
+every file is in one folder, kept afterwards. On a real night the hub and each table's
+publisher run as services instead (README, "Game night").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from firmware_host.commands import Subparsers, add_command
+from firmware_host.errors import UsageError
+from firmware_host.night.broker import HUB_USER, LocalBroker, free_port
+from firmware_host.night.signals import stop_event
+from firmware_host.night.topics import table_id
+
+PLAYERS = (("Ann", "Ben"), ("Cat", "Dan"), ("Eve", "Fay"))  # the scenario is for two
+PAUSE_S = (4.0, 9.0)  # between a table's games: long enough to watch the page change
+START_S = 10.0
+
+
+def register(subparsers: Subparsers) -> None:
+    parser = add_command(subparsers, "night", description=(
+        "With --demo: a game night on this machine (a Mosquitto on a loopback port, a hub and "
+        "three simulated tables), until Ctrl-C. Needs mosquitto (sudo apt install "
+        "mosquitto)."))
+    parser.add_argument("--demo", action="store_true", required=True,
+                        help="run the demonstration night")
+    parser.add_argument("--port", type=int, default=0, metavar="N",
+                        help="serve the page on 127.0.0.1:N (default: a free port)")
+    parser.add_argument("--folder", type=Path, metavar="DIR",
+                        help="keep the night's files here (default: a new temporary folder)")
+    parser.set_defaults(handler=run)
+
+
+@dataclass
+class DemoTable:
+    name: str
+    players: tuple[str, ...]
+    folder: Path
+
+    @property
+    def config(self) -> Path:
+        return self.folder / "config.toml"
+
+    def write(self, broker: LocalBroker, turn: int) -> None:
+        """The table's config, its seats turned by ``turn`` so another player starts."""
+        seats = self.players[turn % len(self.players):] + self.players[:turn % len(self.players)]
+        self.config.write_text(
+            f"players = {json.dumps(list(seats))}\njournal = \"journal.sqlite3\"\n\n"
+            f"[night]\ntable = \"{self.name}\"\nbroker = \"{broker.url}\"\n"
+            f"credentials = \"{broker.password_file(table_id(self.name))}\"\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    folder: Path = args.folder or Path(tempfile.mkdtemp(prefix="table-companion-night-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    tables = [DemoTable(f"Table {n}", players, folder / f"table-{n}")
+              for n, players in enumerate(PLAYERS, start=1)]
+    broker = LocalBroker(folder, [HUB_USER, *(table_id(t.name) for t in tables)])
+    stop = stop_event()
+    children: dict[str, subprocess.Popen[bytes]] = {}
+    broker.start()
+    try:
+        port = args.port or free_port()
+        url = f"http://127.0.0.1:{port}/"
+        children["the hub"] = (spawn(folder / "hub.log", "hub", "--broker", broker.url,
+                              "--password-file", str(broker.password_file(HUB_USER)),
+                              "--listen", f"127.0.0.1:{port}",
+                              "--db", str(folder / "night.sqlite3")))
+        wait_for_page(url, children["the hub"], folder / "hub.log")
+        for table in tables:
+            table.folder.mkdir(exist_ok=True)
+            table.write(broker, 0)
+            children[f"{table.name}'s publisher"] = spawn(
+                table.folder / "publish.log", "publish", "--config", str(table.config))
+        players = [threading.Thread(target=play, args=(table, broker, stop, n), daemon=True)
+                   for n, table in enumerate(tables)]
+        for thread in players:
+            thread.start()
+        print(f"Game night demo: open {url} (three tables play; Ctrl-C stops it)\n"
+              f"broker {broker.url}, files and logs in {folder}", flush=True)
+        while not stop.wait(1.0):
+            for name, child in children.items():
+                if child.poll() is not None:
+                    raise UsageError(f"{name} stopped (exit status {child.returncode}); its "
+                                     f"log is in {folder}")
+    finally:
+        stop.set()
+        for child in children.values():
+            child.terminate()
+        for child in children.values():
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+        broker.stop()
+    print("table-companion night: stopped", flush=True)
+    return 0
+
+
+def spawn(log: Path, *args: str) -> subprocess.Popen[bytes]:
+    with log.open("ab") as out:
+        return subprocess.Popen([sys.executable, "-m", "firmware_host.cli", *args],
+                                stdout=out, stderr=subprocess.STDOUT)
+
+
+def wait_for_page(url: str, hub: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + START_S
+    while time.monotonic() < deadline and hub.poll() is None:
+        try:
+            with urllib.request.urlopen(url + "night.json", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise UsageError(f"the hub did not start; its log: {log}")
+
+
+def play(table: DemoTable, broker: LocalBroker, stop: threading.Event, offset: int) -> None:
+    """Play whole games at ``table`` until stopped, a pause between them."""
+    turn = 0
+    stop.wait(1.0 + offset * 2.0)
+    while not stop.is_set():
+        table.write(broker, turn)
+        subprocess.run([sys.executable, "-m", "firmware_host.cli", "sim", "--config",
+                        str(table.config), "--journal", str(table.folder / "journal.sqlite3"),
+                        "--scenario", "dalmatian", "--out", str(table.folder / "frames")],
+                       capture_output=True, check=False)
+        turn += 1
+        stop.wait(PAUSE_S[0] + (turn * 7 + offset * 3) % int(PAUSE_S[1] - PAUSE_S[0]))

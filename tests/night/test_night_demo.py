@@ -1,0 +1,65 @@
+"""``table-companion night --demo`` as a newcomer runs it: a page with three live tables,
+until Ctrl-C, and one clear line when Mosquitto is missing."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import missing
+from night_parts import MOSQUITTO, ROOT, SHIPPED, until
+
+from firmware_host.cli import main
+from firmware_host.night import broker
+
+
+def test_the_demo_shows_three_tables_playing_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    if MOSQUITTO is None:
+        missing("mosquitto")
+    demo = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "night", "--demo",
+                             "--folder", str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        assert demo.stdout is not None
+        first = demo.stdout.readline()
+        found = re.search(r"open (http://127\.0\.0\.1:\d+/)", first)
+        assert found is not None, first + demo.stdout.read()
+
+        def night() -> dict[str, Any]:
+            with urllib.request.urlopen(found.group(1) + "night.json", timeout=5) as reply:
+                data: dict[str, Any] = json.load(reply)
+                return data
+
+        until(lambda: len(night()["tables"]) == 3 and len(night()["games"]) >= 3, 30,
+              "three tables, each with a finished game, on the demo's page")
+        assert {t["id"] for t in night()["tables"] if t["online"]} == {
+            "table-1", "table-2", "table-3"}
+        demo.send_signal(signal.SIGINT)
+        assert demo.wait(timeout=20) == 0
+        assert demo.stdout.read().strip().endswith("table-companion night: stopped")
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+            demo.wait()
+
+
+def test_without_mosquitto_the_demo_says_how_to_install_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    monkeypatch.setattr(broker, "SEARCH", str(tmp_path))
+    with pytest.raises(SystemExit) as exited:
+        main(["night", "--demo", "--folder", str(tmp_path)])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err == ("table-companion night: error: mosquitto is not "
+                                       "installed; sudo apt install mosquitto\n")
+
+
+def test_the_demo_broker_keeps_the_shipped_acl() -> None:
+    assert (SHIPPED / "table-companion.acl").read_text() == broker.ACL
