@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from firmware_host.errors import UsageError
-from firmware_host.night.topics import parse_broker, table_id
+from firmware_host.night.credentials import read_secret
+from firmware_host.night.topics import HUB_PORT, parse_broker, table_id
 from games import game_class
 from games.core import Setup
 from games.errors import OptionError, UnknownGameError
@@ -90,31 +91,6 @@ class NightConfig:
     def password(self) -> str:
         """The broker password from :attr:`credentials` (checked as :func:`read_secret`)."""
         return read_secret(self.credentials, self.credentials_key)
-
-
-def read_secret(path: Path, key: str) -> str:
-    """The first line of a password file that only its owner may read; ConfigError (``key``
-    says where the file was named) when it is missing, empty or readable by others."""
-    try:
-        mode = path.stat().st_mode
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{key}: {path} does not exist; write the broker password there "
-                          "(chmod 600)") from None
-    except (OSError, UnicodeDecodeError) as err:
-        reason = getattr(err, "strerror", None) or str(err)
-        raise ConfigError(f"{key}: {path} cannot be read ({reason})") from None
-    if mode & 0o077:
-        raise ConfigError(f"{key}: {path} may be read by others (mode {mode & 0o777:o}); "
-                          f"chmod 600 {path}")
-    secret = text.splitlines()[0].strip() if text.strip() else ""
-    if not secret:
-        raise ConfigError(f"{key}: {path} is empty; write the broker password there")
-    return secret
-
-
-HUB_PORT = 8080
-"""Where ``table-companion hub`` serves the night's page unless told otherwise."""
 
 
 @dataclass(frozen=True)

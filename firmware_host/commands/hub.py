@@ -15,9 +15,9 @@ import threading
 from pathlib import Path
 
 from firmware_host.commands import Subparsers, add_command
-from firmware_host.config import HUB_PORT, read_secret
 from firmware_host.errors import UsageError
 from firmware_host.night import topics
+from firmware_host.night.credentials import read_secret
 from firmware_host.night.hub import Listener
 from firmware_host.night.mqtt import Link
 from firmware_host.night.server import Broadcast, NightServer
@@ -43,8 +43,8 @@ def register(subparsers: Subparsers) -> None:
                         default=Path("/etc/table-companion/hub-password"),
                         help="its password, alone on the first line of a file only this "
                              "user may read (default: /etc/table-companion/hub-password)")
-    parser.add_argument("--listen", default=f"0.0.0.0:{HUB_PORT}", metavar="HOST:PORT",
-                        help=f"where to serve the page (default: 0.0.0.0:{HUB_PORT})")
+    parser.add_argument("--listen", default=f"0.0.0.0:{topics.HUB_PORT}", metavar="HOST:PORT",
+                        help=f"where to serve the page (default: 0.0.0.0:{topics.HUB_PORT})")
     parser.add_argument("--db", type=Path, metavar="PATH",
                         help=f"the night's file (default: $STATE_DIRECTORY/{DB_NAME}, or "
                              "the user's state folder)")
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 def listen_address(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise UsageError(f"--listen {text}: write HOST:PORT, e.g. 0.0.0.0:{HUB_PORT}")
+        raise UsageError(f"--listen {text}: write HOST:PORT, e.g. 0.0.0.0:{topics.HUB_PORT}")
     return host.strip("[]"), int(port)
 
 

@@ -42,8 +42,9 @@ class Listener:
         self.link.client.subscribe(topics.SUBSCRIPTION, qos=1)
 
     def _cards(self, table_ids: set[str]) -> None:
-        for table in self.store.night().tables:
-            if table.id in table_ids:
+        for table_id in table_ids:
+            table = self.store.table(table_id)
+            if table is not None:
                 self.broadcast.send(sse("card", {"id": table.id, "html": page.card(table)}))
 
     def _on_message(self, client: paho.Client, userdata: Any,

@@ -83,6 +83,23 @@ class Broadcast:
         return len(self._clients)
 
 
+def _waiting(client: queue.Queue[bytes | None]) -> bytes | None:
+    """Every event queued for ``client`` as one write (a busy night sends fewer, larger
+    writes), a ping after :data:`PING_S` of quiet, None once the stream is to end."""
+    try:
+        events = [client.get(timeout=PING_S)]
+    except queue.Empty:
+        return b": ping\n\n"
+    while events[-1] is not None:
+        try:
+            events.append(client.get_nowait())
+        except queue.Empty:
+            break
+    if events[-1] is None:
+        return None
+    return b"".join(event for event in events if event is not None)
+
+
 class NightServer(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
@@ -157,14 +174,8 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"retry: 2000\n\n")
             self.wfile.write(sse("state", {"html": page.main(self.server.night())}))
             self.wfile.flush()
-            while True:
-                try:
-                    event = client.get(timeout=PING_S)
-                except queue.Empty:
-                    event = b": ping\n\n"
-                if event is None:
-                    break
-                self.wfile.write(event)
+            while (events := _waiting(client)) is not None:
+                self.wfile.write(events)
                 self.wfile.flush()
         except OSError:
             pass  # the browser went away

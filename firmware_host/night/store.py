@@ -154,6 +154,12 @@ class Store:
                         (table_id, game_id))
         return True
 
+    def table(self, table_id: str) -> Table | None:
+        """A copy of one table as it is now."""
+        with self.lock:
+            table = self.tables.get(table_id)
+            return None if table is None else Table(table.id, table.online, table.live)
+
     def night(self) -> Night:
         """The latest night's games, its standings and every table, by name."""
         with self.lock:

@@ -32,6 +32,7 @@ MAX_ITEMS = 16  # players, dice or scores in a message
 MAX_GAMES = 1000  # finished game ids a table lists in one night
 ONLINE, OFFLINE = "online", "offline"
 DEFAULT_PORT = {"mqtt": 1883, "mqtts": 8883}
+HUB_PORT = 8080  # where ``table-companion hub`` serves the night's page by default
 _ID = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?")
 
 

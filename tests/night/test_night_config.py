@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.config import ConfigError, NightConfig, parse, read_secret
+from firmware_host.config import ConfigError, NightConfig, parse
+from firmware_host.night.credentials import CredentialsError, read_secret
 
 FILE = Path("/etc/table-companion/config.toml")
 
@@ -58,16 +59,16 @@ def test_the_password_file_must_exist_be_private_and_hold_a_password(tmp_path: P
     night = parse(text, config).night
     assert night is not None
     where = f"{config}, line 4: night.credentials: {secret}"
-    with pytest.raises(ConfigError, match=f"^{where} does not exist"):
+    with pytest.raises(CredentialsError, match=f"^{where} does not exist"):
         night.password()
     secret.write_text("s3cret\n")
     os.chmod(secret, 0o644)
-    with pytest.raises(ConfigError, match=r"may be read by others \(mode 644\); chmod 600"):
+    with pytest.raises(CredentialsError, match=r"may be read by others \(mode 644\); chmod 600"):
         night.password()
     os.chmod(secret, 0o600)
     assert night.password() == "s3cret"
     secret.write_text("\n")
-    with pytest.raises(ConfigError, match="is empty"):
+    with pytest.raises(CredentialsError, match="is empty"):
         read_secret(secret, "--password-file")
 
 
