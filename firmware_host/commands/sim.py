@@ -19,6 +19,7 @@ import logging
 import os
 import queue
 import random
+import signal
 import sys
 from collections.abc import Mapping
 from contextlib import ExitStack
@@ -26,21 +27,24 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from firmware_host.commands import Subparsers, add_command
+from firmware_host.commands import Subparsers, add_command, output_folder
 from firmware_host.config import Config, SerialConfig, load
-from firmware_host.daemon import assemble, journal_state, open_journal
+from firmware_host.daemon import assemble, journal_state, open_journal, resume
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal
 from firmware_host.loop import stop_on_signals
+from firmware_host.sensing import Square, recogniser_for
 from firmware_host.sim import scenario as scenarios
 from firmware_host.sim.keys import Keyboard
 from firmware_host.sim.runner import play
 from firmware_host.sim.terminal import LiveScreen, keys_mode, reader
+from firmware_host.sim.view import AUTO, VIEWS
 from hardware.controls.mock_table import MockTable
 from hardware.events import Event
 from hardware.pins.driver_types import PinFactory
 from hardware.pins.factory import mock_factory
 from hardware.serial.bridge import Opener, serial_for_url
+from hardware.wiring.pinmap import PinMap
 
 DEMO = "demo"
 SCENARIO_SEED = 1
@@ -58,8 +62,9 @@ def register(subparsers: Subparsers) -> None:
                         help="config file for the players, game and pin map (default: "
                              "/etc/table-companion/config.toml if present, else defaults)")
     parser.add_argument("--journal", type=Path, metavar="PATH",
-                        help="journal file (default: $XDG_STATE_HOME/table-companion/"
-                             f"{JOURNAL_NAME}, or under ~/.local/state)")
+                        help="journal file (default with keys: $XDG_STATE_HOME/"
+                             f"table-companion/{JOURNAL_NAME}, or under ~/.local/state; a "
+                             "scenario: a new one in --out)")
     parser.add_argument("--seed", type=int, metavar="N",
                         help=f"seed the dice button's throws (scenarios: {SCENARIO_SEED}; "
                              "keys: unseeded)")
@@ -68,6 +73,10 @@ def register(subparsers: Subparsers) -> None:
                              + ", ".join(scenarios.shipped_names()))
     parser.add_argument("--out", type=Path, default=Path("sim-out"), metavar="DIR",
                         help="where a scenario's frames and GIF go (default: ./sim-out)")
+    parser.add_argument("--view", choices=(AUTO, *VIEWS), default=AUTO,
+                        help="how the screen is drawn: blocks (needs 130x37), braille "
+                             "(66x21) or sextants (66x27, if the font has them); auto: "
+                             "blocks when the terminal is large enough, else braille")
     parser.add_argument("--serial", metavar="PORT|URL",
                         help="with keys: also take a TC1 device on this serial port or "
                              "pyserial URL (a pty, loop://); what it provides comes from the "
@@ -92,36 +101,52 @@ def run(args: argparse.Namespace) -> int:
         name = DEMO
     scenario = None if name is None else scenarios.load(name, config.pin_map)
     with ExitStack() as resources:
-        _make_folder(journal_path.parent, "--journal")
+        if scenario is not None:
+            output_folder(args.out, "--out")
+            journal_path = args.journal or fresh_journal(args.out, scenario.name)
+            config = replace(config, journal=journal_path)
+        output_folder(journal_path.parent, "--journal")
         journal = open_journal(journal_path, resources)
         factory = mock_factory()
         resources.callback(factory.close)
         if scenario is None:
             return interactive(config, journal, factory, resources, seed=args.seed,
-                               keys_fd=sys.stdin.fileno(), out=sys.stdout,
+                               keys_fd=sys.stdin.fileno(), out=sys.stdout, view=args.view,
                                serial_opener=serial_for_url)
-        _make_folder(args.out, "--out")
         seed = SCENARIO_SEED if args.seed is None else args.seed
         played = play(scenario, config, journal, factory, args.out, seed=seed)
         print(played.summary(scenario))
     return 0
 
 
+def fresh_journal(out: Path, name: str) -> Path:
+    """A scenario's own journal in ``out``, emptied, so that a scenario never plays into
+    (or resumes) the game of the interactive simulator, nor the last run's."""
+    path = out / f"{name}-journal.sqlite3"
+    for stale in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        stale.unlink(missing_ok=True)
+    return path
+
+
 def interactive(config: Config, journal: Journal, factory: PinFactory, resources: ExitStack,
-                *, seed: int | None, keys_fd: int, out: TextIO,
+                *, seed: int | None, keys_fd: int, out: TextIO, view: str = AUTO,
                 serial_opener: Opener | None = None) -> int:
-    """Play with keys on terminal ``keys_fd``, the screen drawn on ``out``, until ``q``;
-    with ``serial_opener``, the config's serial device plays along."""
+    """Play with keys on terminal ``keys_fd``, the screen drawn on ``out`` in ``view``
+    (following the terminal's size), until ``q``; with ``serial_opener``, the config's
+    serial device plays along."""
     pins = config.pins()
     table = MockTable(pins, factory)  # before the drivers claim the pins
     events: queue.SimpleQueue[Event | None] = queue.SimpleQueue()
-    keyboard = Keyboard(table, pins, events.put, reader(keys_fd), quit=lambda: None)
-    screen = LiveScreen(out, lambda: [keyboard.help(), keyboard.status])
+    keyboard = Keyboard(table, pins, events.put, reader(keys_fd), quit=lambda: None,
+                        magnets=put_pieces_back(journal, pins, table))
+    screen = LiveScreen(out, lambda: [keyboard.help(), keyboard.status], view)
     keyboard.changed = screen.redraw_footer
     daemon = assemble(config, journal, factory, screen, resources, events=events,
                       rng=None if seed is None else random.Random(seed),
-                      pollers=[keyboard.poll], serial_opener=serial_opener)
+                      pollers=[keyboard.poll, screen.poll], serial_opener=serial_opener)
     keyboard.quit = daemon.loop.stop
+    resized = signal.signal(signal.SIGWINCH, screen.resized)
+    resources.callback(signal.signal, signal.SIGWINCH, resized)
     with keys_mode(keys_fd, out), stop_on_signals(daemon.loop):
         try:
             daemon.loop.run()
@@ -130,6 +155,22 @@ def interactive(config: Config, journal: Journal, factory: PinFactory, resources
     print(f"table-companion sim: {daemon.loop.handled} events handled; journal "
           f"{journal.path}: {journal_state(journal)}", file=out)
     return 0
+
+
+def put_pieces_back(journal: Journal, pins: PinMap, table: MockTable) -> set[Square]:
+    """The simulated chips or markers of a resumed sensed game, put where the game has
+    them before the first scan: the journal keeps the game, and the game says where its
+    pieces are, so a restart never asks the player to put back pieces only simulated."""
+    game = resume(journal)
+    matrix = pins.matrix
+    recogniser = None if game is None else recogniser_for(game, matrix.layout,
+                                                          columns=len(matrix.cols))
+    if game is None or recogniser is None:
+        return set()
+    pieces = set(recogniser.expected(game))
+    for row, col in pieces:
+        table.place(row, col)
+    return pieces
 
 
 def serial_device(config: Config, port: str | None) -> SerialConfig | None:
@@ -147,10 +188,3 @@ def default_journal(environ: Mapping[str, str]) -> Path:
     state = environ.get("XDG_STATE_HOME", "")
     base = Path(state) if os.path.isabs(state) else Path.home() / ".local" / "state"
     return base / "table-companion" / JOURNAL_NAME
-
-
-def _make_folder(folder: Path, option: str) -> None:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise UsageError(f"{option}: cannot create {folder} ({err.strerror or err})") from None

@@ -60,12 +60,14 @@ class Keyboard:
 
     ``read`` returns what was typed since the last call ("" for nothing, None once the
     input has closed); ``quit`` is called once the steps in hand are done after ``q``;
-    ``changed`` whenever the status line changes.
+    ``changed`` whenever the status line changes; ``magnets`` are the cells that already
+    hold one.
     """
 
     def __init__(self, table: MockTable, pin_map: PinMap, emit: Emit,
                  read: Callable[[], str | None], quit: Callable[[], None],
-                 changed: Callable[[], None] = lambda: None) -> None:
+                 changed: Callable[[], None] = lambda: None,
+                 magnets: set[tuple[int, int]] | None = None) -> None:
         self.table = table
         self.pin_map = pin_map
         self.emit = emit
@@ -78,18 +80,19 @@ class Keyboard:
         self._acts: list[Act] = []
         self._busy_until = 0.0
         self._rolling = False  # the steps in hand are a click of ROLL
-        self._magnets: set[tuple[int, int]] = set()  # where the keys have put magnets
+        # where magnets are: put there by the keys, or by the simulator for a resumed game
+        self._magnets: set[tuple[int, int]] = set(magnets or ())
         self._quitting = False
         self._quit_called = False
 
     def help(self) -> str:
-        """One line naming the keys this pin map has."""
+        """One line, within 80 columns, naming the keys this pin map has."""
         pins = self.pin_map
-        up_down = "up/down" if {Control.UP, Control.DOWN} <= pins.buttons.keys() else "knob"
-        parts = ["r roll (hold r, or R: long)", f"w/s ↑/↓ {up_down}"]
-        if pins.encoder is not None:
-            parts.append("a/d ←/→ knob")
-        parts += ["Enter select", "Esc/⌫ back"]
+        if {Control.UP, Control.DOWN} <= pins.buttons.keys():
+            moves = "↑↓ up/down" + ("  ←→ knob" if pins.encoder is not None else "")
+        else:  # w a s d do what the arrows do, for a terminal whose arrows do not arrive
+            moves = "↑↓←→ knob" if pins.encoder is not None else "↑↓ up/down"
+        parts = ["r roll (R: long)", moves, "Enter select", "Esc back"]
         holds = [n for n, c in enumerate(HOLDS, start=1) if c in pins.buttons]
         if holds:
             parts.append(f"{holds[0]}-{holds[-1]} hold" if len(holds) > 1 else f"{holds[0]} hold")

@@ -1,4 +1,5 @@
-"""The simulator's terminal: keys without Enter or echo, and the screen with lines under it.
+"""The simulator's terminal: keys without Enter or echo, and the screen with lines under it,
+in whatever size of terminal it is given.
 
 :func:`keys_mode` gives the terminal back exactly as it was, however the simulator ends
 (``q``, Ctrl-C, SIGTERM, an exception). Ctrl-C still raises SIGINT in this mode, which the
@@ -10,7 +11,6 @@ from __future__ import annotations
 import codecs
 import os
 import select
-import shutil
 import termios
 import textwrap
 import tty
@@ -20,7 +20,7 @@ from typing import TextIO
 
 from PIL import Image
 
-from hardware.display.emulators import TerminalView
+from firmware_host.sim.view import AUTO, View, choose
 
 HIDE_CURSOR = "\x1b[?25l"
 SHOW_CURSOR = "\x1b[?25h"
@@ -62,36 +62,85 @@ def reader(fd: int) -> Callable[[], str | None]:
 
 
 class LiveScreen:
-    """The frame drawn in place, with ``footer()``'s lines under it (wrapped to the
-    terminal's width), also redrawn alone by :meth:`redraw_footer` when only they changed.
-
-    The cursor rests on the first footer line, just below the frame, which is where
-    :class:`~hardware.display.emulators.TerminalView` expects it for drawing in place.
+    """The frame drawn from the terminal's top left in the view that fits (see
+    :func:`firmware_host.sim.view.choose`), with ``footer()``'s lines under it: the key help
+    (wrapped to the width) and the status (cut to it). :meth:`redraw_footer` redraws them
+    alone; after :meth:`resized` (a SIGWINCH) the next :meth:`poll` draws everything anew in
+    the view the new size allows, or a line saying the size needed.
     """
 
-    def __init__(self, out: TextIO, footer: Callable[[], list[str]]) -> None:
+    def __init__(self, out: TextIO, footer: Callable[[], list[str]], view: str = AUTO) -> None:
         self.out = out
         self.footer = footer
-        self.view = TerminalView(out, in_place=True)
-        self.drawn = False
+        self.choice = view
+        self.image: Image.Image | None = None
+        self.layout: View | str | None = None  # the view in use, or the too-small line
+        self._resized = True
+        self._pixels: bytes | None = None
 
     def show(self, image: Image.Image) -> None:
-        self.view.show(image)
-        self.drawn = True
-        self.redraw_footer()
+        pixels = image.tobytes()
+        if pixels == self._pixels and not self._resized:
+            return
+        self.image, self._pixels = image, pixels
+        self.draw()
 
-    def leave(self) -> None:
-        """Keep the last frame and the first footer line; clear the rest and go below."""
-        if self.drawn:
-            self.out.write("\n\x1b[J")
-            self.out.flush()
+    def resized(self, signum: int = 0, frame: object = None) -> None:
+        """The terminal's size changed: a signal handler, so it only takes note."""
+        self._resized = True
+
+    def poll(self, now: float) -> None:
+        """One of the loop's pollers: draw anew once the terminal has been resized."""
+        if self._resized and self.image is not None:
+            self.draw()
+
+    def size(self) -> tuple[int, int]:
+        """Columns and rows of the terminal drawn on (80x24 when it says 0x0)."""
+        try:
+            columns, rows = os.get_terminal_size(self.out.fileno())
+        except (OSError, ValueError):
+            columns = rows = 0
+        return columns or 80, rows or 24
+
+    def _footer_lines(self, width: int) -> list[str]:
+        *helps, status = self.footer()
+        lines = [part for line in helps for part in textwrap.wrap(line, width) or [""]]
+        return [*lines, status if len(status) <= width else status[:width - 1] + "…"]
+
+    def draw(self) -> None:
+        if self.image is None:
+            return
+        columns, rows = self.size()
+        width = max(columns - 1, 1)
+        footer = self._footer_lines(width)
+        self.layout = choose(self.choice, columns, rows, len(footer))
+        text = ["\x1b[H"]
+        if self._resized:
+            text.append("\x1b[2J")
+            self._resized = False
+        if isinstance(self.layout, str):
+            text.append(self.layout + "\x1b[J")
+        else:
+            lines = self.layout.lines(self.image)
+            text.append("".join(line + "\x1b[K\r\n" for line in lines))
+            text.append(self._footer_text(footer))
+        self.out.write("".join(text))
+        self.out.flush()
+
+    def _footer_text(self, footer: list[str]) -> str:
+        assert isinstance(self.layout, View)
+        below = f"\x1b[{self.layout.rows + 1};1H"
+        return below + "\x1b[K\r\n".join(footer) + "\x1b[J" + below
 
     def redraw_footer(self) -> None:
-        if not self.drawn:
-            return
-        width = shutil.get_terminal_size().columns
-        lines = [part for line in self.footer()
-                 for part in textwrap.wrap(line, max(width - 1, 20)) or [""]]
-        back = f"\x1b[{len(lines) - 1}F" if len(lines) > 1 else "\r"
-        self.out.write("\x1b[J" + "\n".join(lines) + back)
+        if isinstance(self.layout, View) and not self._resized:
+            self.out.write(self._footer_text(self._footer_lines(max(self.size()[0] - 1, 1))))
+            self.out.flush()
+
+    def leave(self) -> None:
+        """Keep the last frame and the key help; clear the rest and go below them."""
+        if isinstance(self.layout, View):
+            self.out.write(f"\x1b[{self.layout.rows + 2};1H\x1b[J")
+        elif self.layout is not None:
+            self.out.write("\r\n")
         self.out.flush()

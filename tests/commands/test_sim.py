@@ -3,10 +3,12 @@ them, the fallback without a terminal, and the live view in a pseudo-terminal.""
 
 from __future__ import annotations
 
+import fcntl
 import io
 import os
 import queue
 import select
+import struct
 import subprocess
 import sys
 import termios
@@ -394,6 +396,8 @@ def test_q_quits_once_the_keys_in_hand_are_done() -> None:
 @pytest.fixture
 def terminal() -> Iterator[tuple[int, int]]:
     master, slave = os.openpty()
+    # wide enough for half blocks (smaller terminals: tests/sim/test_sim_pty.py)
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
     yield master, slave
     for fd in (master, slave):
         with suppress(OSError):

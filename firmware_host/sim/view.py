@@ -1,0 +1,122 @@
+"""The 128x64 frame as terminal text, in one of three cell sizes, and the choice among them.
+
+A terminal character is about twice as tall as it is wide. ``blocks`` (half blocks, 1x2
+pixels a character) keeps the pixels square but needs 130x34 characters for the framed
+screen; ``braille`` (2x4 dots a character) fits the same screen in 66x18, an 80x24 terminal
+included, and every usual monospace font has its glyphs; ``sextants`` (2x3, Unicode 13's
+"Symbols for Legacy Computing") are solid like blocks but many fonts still lack them, so
+they are only used when asked for with ``--view sextants``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from PIL import Image
+
+from hardware.display.protocol import HEIGHT, WIDTH, check_frame
+
+AUTO = "auto"
+FOOTER_ROWS = 2  # the key help and the status line, at 80 columns and more
+SPARE_ROWS = 1  # the line the cursor rests on below the footer: nothing scrolls
+
+
+def _block(bits: int) -> str:
+    return " ▀▄█"[bits]
+
+
+def _sextant(bits: int) -> str:
+    """Bit ``row * 2 + column`` lit; Unicode leaves out the four patterns that exist as
+    older characters (blank, full, left and right half)."""
+    older = {0: " ", 21: "▌", 42: "▐", 63: "█"}
+    if bits in older:
+        return older[bits]
+    return chr(0x1FB00 + bits - 1 - (bits > 21) - (bits > 42))
+
+
+_BRAILLE_DOTS = (0x01, 0x08, 0x02, 0x10, 0x04, 0x20, 0x40, 0x80)
+"""The Braille dot bit of pixel ``row * 2 + column`` in a 2x4 cell."""
+
+
+def _braille(bits: int) -> str:
+    if not bits:
+        return " "  # rather than the blank Braille cell, so that empty space copies as such
+    return chr(0x2800 + sum(dot for n, dot in enumerate(_BRAILLE_DOTS) if bits >> n & 1))
+
+
+@dataclass(frozen=True)
+class View:
+    """A way to draw pixels as characters: ``width`` x ``height`` pixels a character."""
+
+    name: str
+    width: int
+    height: int
+
+    @property
+    def columns(self) -> int:
+        """Characters across the framed screen (the border included)."""
+        return -(-WIDTH // self.width) + 2
+
+    @property
+    def rows(self) -> int:
+        """Lines of the framed screen (the border included)."""
+        return -(-HEIGHT // self.height) + 2
+
+    def glyph(self, bits: int) -> str:
+        return _glyphs(self.name)[bits]
+
+    def lines(self, image: Image.Image) -> list[str]:
+        """The frame in a box drawn with line characters."""
+        check_frame(image)
+        lit = image.convert("L").tobytes()
+        glyphs = _glyphs(self.name)
+        across = self.columns - 2
+        text = [f"┌{'─' * across}┐"]
+        for top in range(0, HEIGHT, self.height):
+            rows = [lit[y * WIDTH:(y + 1) * WIDTH] if y < HEIGHT else bytes(WIDTH)
+                    for y in range(top, top + self.height)]
+            chars = []
+            for left in range(0, WIDTH, self.width):
+                bits = 0
+                for dy, row in enumerate(rows):
+                    for dx in range(self.width):
+                        if row[left + dx]:
+                            bits |= 1 << (dy * self.width + dx)
+                chars.append(glyphs[bits])
+            text.append(f"│{''.join(chars)}│")
+        text.append(f"└{'─' * across}┘")
+        return text
+
+
+VIEWS = {view.name: view for view in (View("blocks", 1, 2), View("sextants", 2, 3),
+                                      View("braille", 2, 4))}
+AUTO_ORDER = ("blocks", "braille")  # the first that fits is chosen without --view
+
+
+@cache
+def _glyphs(name: str) -> tuple[str, ...]:
+    draw = {"blocks": _block, "sextants": _sextant, "braille": _braille}[name]
+    view = VIEWS[name]
+    return tuple(draw(bits) for bits in range(1 << (view.width * view.height)))
+
+
+def rows_needed(view: View, footer_rows: int = FOOTER_ROWS) -> int:
+    return view.rows + footer_rows + SPARE_ROWS
+
+
+def choose(choice: str, columns: int, rows: int, footer_rows: int = FOOTER_ROWS
+           ) -> View | str:
+    """The view for a terminal of ``columns`` x ``rows``: ``choice`` itself, or with
+    :data:`AUTO` the largest that fits; when none fits, one line (shorter than the
+    terminal is wide, if it can be) saying the size needed."""
+    candidates = AUTO_ORDER if choice == AUTO else (choice,)
+    for name in candidates:
+        view = VIEWS[name]
+        if columns >= view.columns and rows >= rows_needed(view, footer_rows):
+            return view
+    smallest = VIEWS[candidates[-1]]
+    needed = f"{smallest.columns}x{rows_needed(smallest, footer_rows)}"
+    chosen = "" if choice == AUTO else f" for --view {choice}"
+    line = f"Enlarge the terminal to {needed}{chosen} (it is {columns}x{rows}); q quits"
+    return line if len(line) < columns else f"Enlarge to {needed}; q quits"
