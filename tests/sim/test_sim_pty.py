@@ -9,7 +9,6 @@ import io
 import os
 import select
 import signal
-import sqlite3
 import struct
 import sys
 import termios
@@ -18,7 +17,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, suppress
 from dataclasses import dataclass, field
-from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -211,8 +209,13 @@ def sequence_hands(journal: Path, actions: int) -> Callable[[Pty], None]:
 
     def hands(pty: Pty) -> None:
         pty.wait_for("┘")
-        os.write(pty.master, START)
-        game = wait_for_game(pty, journal, lambda game: game is not None)
+        game = None
+        for _ in range(6):  # the start menu's pages: game, players, options, until it starts
+            os.write(pty.master, b"\r")
+            with suppress(AssertionError):
+                game = wait_for_game(pty, journal, lambda game: game is not None, timeout=1.0)
+                break
+        assert game is not None, "Sequence Dice did not start"
         chips: set[tuple[int, int]] = set()
         for _ in range(actions):
             played = len(game.history)
@@ -235,13 +238,13 @@ def wait_for_game(pty: Pty, path: Path, ready: Callable[[Any], bool],
     """The journal's game once ``ready`` says so; reads the screen meanwhile (a terminal
     nobody reads fills up, and the simulator would wait on it)."""
     deadline = time.monotonic() + timeout
-    with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as db:
-        while True:
-            game = Journal(db, path, lambda: datetime.now()).resume()
-            if ready(game) or time.monotonic() > deadline:
-                assert ready(game), f"the game did not move on: {game}\n{pty.text()}"
-                return game
-            pty.read(0.05)
+    while True:
+        with Journal.open_existing(path) as journal:
+            game = journal.resume()
+        if ready(game) or time.monotonic() > deadline:
+            assert ready(game), f"the game did not move on: {game}\n{pty.text()}"
+            return game
+        pty.read(0.05)
 
 
 def test_sequence_dice_is_played_with_chips_and_resumes_with_them_in_place(
