@@ -12,10 +12,10 @@ from collections.abc import Sequence
 
 from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
 from firmware_host.screens.canvas import Canvas
-from firmware_host.screens.choices import draw_choices
 from firmware_host.screens.dice import SIZE, dice_width, draw_dice
 from firmware_host.screens.font import SMALL, fit
 from firmware_host.screens.opening import draw_opening
+from firmware_host.screens.pointed import draw_pointed
 from firmware_host.screens.standings import draw_final
 from firmware_host.views import GameView
 from games.centennial import HOME, TARGETS, TOP, Centennial
@@ -68,7 +68,8 @@ def _draw_choosing(canvas: Canvas, game: Centennial, view: GameView) -> None:
         line = f"claim {numbers(game.claimable, 8)}{who}"
     canvas.text(0, BODY_TOP + 1, fit(line, SMALL, canvas.width))
     top = BODY_TOP + LINE + 1
-    draw_choices(canvas, (0, top, canvas.width, canvas.height - top), view.choices, view.cursor)
+    draw_pointed(canvas, (0, top, canvas.width, canvas.height - top), view.choices, view.cursor,
+                 view.scroll)
 
 
 def _draw_between_throws(canvas: Canvas, game: Centennial, view: GameView) -> None:

@@ -45,7 +45,8 @@ def draw(canvas: Canvas, view: GameView) -> None:
     top = canvas.height - len(reminder) * LINE
     for index, line in enumerate(reminder):  # always there: a move shown or taken moves nothing
         canvas.text(PANEL + 2, top + index * LINE, fit(line, SMALL, width - 2))
-    draw_pointed(canvas, (PANEL, BODY_TOP, width, top - BODY_TOP), view.choices, view.cursor)
+    draw_pointed(canvas, (PANEL, BODY_TOP, width, top - BODY_TOP), view.choices, view.cursor,
+                 view.scroll)
 
 
 def _reminder(game: CenterPoint) -> tuple[str, str]:

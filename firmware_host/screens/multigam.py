@@ -42,7 +42,8 @@ def draw(canvas: Canvas, view: GameView) -> None:
     _draw_players(canvas, game)
     bottom = canvas.height - ROW
     if view.choices:
-        draw_pointed(canvas, (0, bottom, canvas.width, ROW), view.choices, view.cursor)
+        draw_pointed(canvas, (0, bottom, canvas.width, ROW), view.choices, view.cursor,
+                     view.scroll)
     else:
         canvas.text(0, bottom + 1, fit(_last(game), SMALL, canvas.width))
 

@@ -49,3 +49,20 @@ def test_center_point_keeps_its_rule_reminder_whether_or_not_moves_are_listed() 
     reminder = (64, 46, 128, 64)  # the two lines at the bottom right
     assert with_moves.crop(reminder).tobytes() == without.crop(reminder).tobytes()
     assert with_moves.crop(reminder).getbbox() is not None  # and it is drawn
+
+
+def test_the_pointed_item_scrolls_when_too_long_and_the_others_stay_cut() -> None:
+    from firmware_host.screens.canvas import Canvas
+    from firmware_host.screens.choices import PAUSE
+    from firmware_host.screens.pointed import draw_pointed
+
+    items = ["reroll 3,4,5 (5-5-6) for three", "reroll 1,2 (1-3) and keep the rest"]
+
+    def rows(cursor: int, scroll: int) -> list[int]:
+        canvas = Canvas()
+        draw_pointed(canvas, (0, 0, 128, 18), items, cursor, scroll)
+        return canvas.rows
+
+    still, moved = rows(0, 0), rows(0, PAUSE + 3)
+    assert still[:9] != moved[:9]  # the pointed row has moved on
+    assert still[9:] == moved[9:]  # the other is cut, not scrolled
