@@ -73,7 +73,8 @@ apt_install() {
     for package in "$@"; do installed "$package" || missing+=("$package"); done
     [ ${#missing[@]} -eq 0 ] && return 0
     if [ "$apt_updated" -eq 0 ]; then apt-get update -qq; apt_updated=1; fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+        >/dev/null  # dpkg is chatty even then; errors go to stderr
     did "Installed ${missing[*]} from the distribution"
 }
 
@@ -150,8 +151,9 @@ if installed python3-lgpio || apt_offers python3-lgpio; then
 else
     gpio_source="lgpio from the package index (the archive has no python3-lgpio)"
 fi
-case $(uname -m) in
-    armv6l|armv7l)  # the package index has no 32-bit ARM wheels of these: pip would compile
+# The userland's architecture: a 32-bit system may run on a 64-bit kernel (uname says aarch64).
+case $(dpkg --print-architecture) in
+    armhf|armel)  # the package index has no 32-bit ARM wheels of these: pip would compile
         apt_install python3-pil python3-cbor2
         from_distribution+=(pillow cbor2)
         ;;
