@@ -117,6 +117,7 @@ def run_sim(pty: Pty, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(sys, "stdin", keys)
     monkeypatch.setattr(sys, "stdout", screen)
     failures: list[BaseException] = []
+    finished = threading.Event()
 
     def player() -> None:
         try:
@@ -124,12 +125,18 @@ def run_sim(pty: Pty, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         except BaseException as failure:  # reported by the test, not lost in the thread
             failures.append(failure)
             os.write(pty.master, b"q")
-        while pty.read(1.0):  # the rest, up to the summary
+        # Read on until the simulator has returned: a reader that stopped at a pause would
+        # let the pty's buffer fill, and the simulator's next write would block for ever.
+        deadline = time.monotonic() + 60
+        while not finished.is_set() and time.monotonic() < deadline:
+            pty.read(0.2)
+        while pty.read(0.2):  # the rest, up to the summary
             pass
 
     thread = threading.Thread(target=player, daemon=True)
     thread.start()
     with ExitStack() as closing:
+        closing.callback(finished.set)
         closing.callback(keys.close)
         closing.callback(screen.close)
         status = main(["sim", "--journal", str(tmp_path / "j.sqlite3"), "--seed", "3", *args])
