@@ -8,8 +8,9 @@ by the loop's thread alone, so nothing in the rules or the referee needs a lock.
 
 A serial device is not a driver like the others: it can send faster than the table can take
 (a broken firmware, a noisy line). Its events wait in a :class:`DeviceLane`, which is bounded
-and taken only when no table event waits, so buttons and board events keep their place
-behind a flood; the device's bridge reads no more than the lane has room for.
+and taken only when no table event waits, and for no more than half the loop's time, so
+buttons and board events keep their place and their polls behind a flood; the device's
+bridge reads no more than the lane has room for.
 
 Time comes from an injected monotonic clock and waiting is ``get(timeout=...)`` on the
 queue, computed from the next deadline (the next driver poll, the next watchdog ping), so
@@ -126,6 +127,7 @@ class Loop:
         self._stopping = False
         self._next_poll = 0.0
         self._next_ping = 0.0
+        self._lanes_free = 0.0  # when a device's event may be handled next
 
     def emit(self, event: Event) -> None:
         """Queue an event: the function every driver is handed. Safe from any thread."""
@@ -161,15 +163,32 @@ class Loop:
         deadlines = [self._next_poll] if self.pollers else []
         if interval is not None:
             deadlines.append(self._next_ping)
+        if any(self.lanes):  # a device's event waits, behind any table event
+            deadlines.append(self._lanes_free)
         timeout = max(0.0, min(deadlines) - now) if deadlines else None
-        if any(self.lanes):
-            timeout = 0.0  # a device's event waits: only look for a table event first
         try:
             event = self.events.get(timeout=timeout)
         except queue.Empty:
-            event = next((e for lane in self.lanes if (e := lane.take()) is not None), None)
+            self._take_from_lanes()
+            return
         if event is None or self._stopping:
             return
+        self._handle(event)
+
+    def _take_from_lanes(self) -> None:
+        """Handle one device event, if one waits and the devices' share of time allows."""
+        start = self.clock()
+        poll_due = bool(self.pollers) and start >= self._next_poll  # the buttons come first
+        if poll_due or start < self._lanes_free or self._stopping:
+            return
+        event = next((e for lane in self.lanes if (e := lane.take()) is not None), None)
+        if event is not None:
+            self._handle(event)
+            end = self.clock()
+            # devices get at most half the loop's time: as long again goes to the table
+            self._lanes_free = end + (end - start)
+
+    def _handle(self, event: Event) -> None:
         self.controller.handle(event)
         self.handled += 1
         self._show()

@@ -4,6 +4,7 @@ only real waits are bounded pty reads and writes."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import queue
@@ -208,3 +209,39 @@ def test_bad_lines_are_logged_as_a_count_a_minute(
     ]
     assert bridge.bad_lines == 1204
     bridge.close()
+
+
+class Slow(Recorder):
+    """Each event takes 10 ms of table time to handle."""
+
+    def __init__(self, lane: DeviceLane, clock: ManualClock) -> None:
+        super().__init__(lane)
+        self.clock = clock
+        self.at: list[float] = []
+
+    def handle(self, event: Event) -> None:
+        self.at.append(self.clock())
+        self.clock.advance(0.010)
+        super().handle(event)
+
+
+def test_a_device_gets_at_most_half_the_loops_time_so_buttons_are_still_polled() -> None:
+    clock = ManualClock()
+    lane = DeviceLane()
+    for face in range(1, 7):
+        lane.put(DiceRolled((face,), "serial"))
+    slow = Slow(lane, clock)
+    polled: list[float] = []
+
+    def poll(now: float) -> None:
+        polled.append(now)
+        if len(slow.handled) == 6:
+            loop.stop()
+
+    loop = Loop(slow, Frames(), Notifier(), events=TableTime(clock), clock=clock,
+                pollers=[poll], lanes=[lane])
+    loop.run()
+    gaps = [later - earlier for earlier, later in itertools.pairwise(slow.at)]
+    assert min(gaps) >= 0.020 - 1e-9  # 10 ms for the device, then 10 ms for the table
+    between = [later - earlier for earlier, later in itertools.pairwise(polled)]
+    assert max(between) <= 0.015 + 1e-9  # a poll waits at most for the event in hand
