@@ -110,5 +110,5 @@ def play(scenario: Scenario, config: Config, journal: Journal, factory: PinFacto
         daemon.loop.run()
         handled = daemon.loop.handled
     recording.gif.save()
-    return Played(len(recording.pngs.written), recording.gif.path, handled,
+    return Played(recording.pngs.count, recording.gif.path, handled,
                   round(clock(), 3), journal_state(journal))

@@ -8,15 +8,16 @@ holds one image per visible change.
 
 from __future__ import annotations
 
-from itertools import pairwise
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 from hardware.display.protocol import HEIGHT, WIDTH, check_frame
 from hardware.pins.driver_types import Ticks
 
+LOOP_FOREVER = b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+"""The GIF application extension that makes viewers loop the animation."""
 HALF_BLOCKS = (" ", "▄", "▀", "█")
 """Indexed by ``top * 2 + bottom``: one character shows two pixel rows."""
 
@@ -41,54 +42,66 @@ class PngFrames:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.written: list[Path] = []
+        self.count = 0
         self._frames = _ChangedFrames()
 
     def show(self, image: Image.Image) -> None:
         if not self._frames.is_new(image):
             return
         self.folder.mkdir(parents=True, exist_ok=True)
-        path = self.folder / f"frame-{len(self.written) + 1:05d}.png"
-        image.save(path)
-        self.written.append(path)
+        self.count += 1
+        image.save(self.folder / f"frame-{self.count:05d}.png")
 
 
 class GifRecorder:
-    """Collects new frames and writes them as one looping GIF on :meth:`save`.
+    """Writes new frames into one looping GIF as they come, so a recording of any length
+    holds one frame in memory; :meth:`save` writes the last frame and closes the file.
 
     With ``ticks`` each frame lasts until the next one came, so the GIF plays at the speed
-    the screens were shown; without, every frame lasts ``frame_ms``.
+    the screens were shown; without, every frame lasts ``frame_ms``. A frame is written when
+    the next one comes (only then is its duration known).
     """
 
     def __init__(self, path: Path, frame_ms: int = 100, ticks: Ticks | None = None) -> None:
         self.path = path
         self.frame_ms = frame_ms
+        self.frames = 0
         self._ticks = ticks
-        self._shots: list[tuple[Image.Image, float]] = []
+        self._held: tuple[Image.Image, float] | None = None  # shown, its duration not known
+        self._file: BinaryIO | None = None
         self._frames = _ChangedFrames()
 
     def show(self, image: Image.Image) -> None:
-        if self._frames.is_new(image):
-            shown_at = self._ticks() if self._ticks else 0.0
-            self._shots.append((image.copy(), shown_at))
-
-    def durations_ms(self) -> list[int]:
-        """How long each recorded frame is shown in the GIF."""
-        if self._ticks is None:
-            return [self.frame_ms] * len(self._shots)
-        starts = [shown_at for _, shown_at in self._shots]
-        gaps = [round((later - earlier) * 1000) for earlier, later in pairwise(starts)]
-        # viewers play frames shorter than 20 ms slower, so none is recorded shorter
-        return [max(gap, 20) for gap in gaps] + [self.frame_ms] * bool(starts)
+        if not self._frames.is_new(image):
+            return
+        shown_at = self._ticks() if self._ticks else 0.0
+        if self._held is not None:
+            held, held_at = self._held
+            gap = round((shown_at - held_at) * 1000) if self._ticks else self.frame_ms
+            # viewers play frames shorter than 20 ms slower, so none is recorded shorter
+            self._write(held, max(gap, 20))
+        self._held = (image.convert("L"), shown_at)
+        self.frames += 1
 
     def save(self) -> None:
-        """Write the GIF; with no frame shown yet there is nothing to write."""
-        if not self._shots:
-            return
-        first, *rest = [image.convert("L") for image, _ in self._shots]
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        first.save(self.path, save_all=True, append_images=rest, duration=self.durations_ms(),
-                   loop=0, optimize=False)
+        """Write the last frame and end the GIF; with no frame shown there is no file."""
+        if self._held is not None:
+            self._write(self._held[0], self.frame_ms)
+            self._held = None
+        if self._file is not None:
+            self._file.write(b";")  # the GIF trailer
+            self._file.close()
+            self._file = None
+
+    def _write(self, image: Image.Image, duration_ms: int) -> None:
+        if self._file is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = self.path.open("wb")
+            header, _ = GifImagePlugin.getheader(image)
+            self._file.writelines(header)
+            self._file.write(LOOP_FOREVER)
+        self._file.writelines(GifImagePlugin.getdata(image, duration=duration_ms))
+        self._file.flush()
 
 
 def half_block_lines(image: Image.Image) -> list[str]:
