@@ -28,7 +28,7 @@ from firmware_host.journal import JournalError
 from firmware_host.loop import Poller, stop_on_signals
 from firmware_host.notify import Notifier
 from hardware.display.emulators import TerminalView
-from hardware.display.factory import open_oled
+from hardware.display.factory import i2c_probe, open_oled
 from hardware.display.fallback import FallbackDisplay
 from hardware.display.protocol import Display
 from hardware.errors import HardwareError
@@ -152,6 +152,7 @@ def open_screen(config: Config, mock: bool, emit: Emit) -> tuple[Display, list[P
         return terminal, []
     panel = config.display
     fallback: Display = terminal if sys.stdout.isatty() else _NoScreen()
-    screen = FallbackDisplay(partial(open_oled, panel), fallback, emit, name=panel.describe())
+    screen = FallbackDisplay(partial(open_oled, panel), fallback, emit, name=panel.describe(),
+                             probe=i2c_probe(panel))
     screen.tick(time.monotonic())
     return screen, [screen.tick]

@@ -15,6 +15,7 @@ only reads the config must not pay for them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,6 +148,26 @@ def open_oled(config: OledConfig, **backends: Any) -> PagedOled:
     except (luma.core.error.Error, OSError) as err:
         interface.cleanup()  # retries must not leak an open bus each
         raise DeviceMissingError(f"{where}: {no_answer_advice(config, err)}") from err
+
+
+def i2c_probe(config: OledConfig) -> Callable[[], bool] | None:
+    """For an I2C panel, whether something acknowledges its address (what ``i2cdetect``
+    does: one quick write, no data, about 0.1 ms on the bus); None for SPI, where a panel
+    never answers. Used while the panel is missing, to open it as soon as it is back."""
+    if config.interface != "i2c":
+        return None
+
+    def answers() -> bool:
+        try:
+            from smbus2 import SMBus
+
+            with SMBus(config.i2c_bus) as bus:
+                bus.write_quick(config.i2c_address)
+        except (OSError, ImportError):
+            return False
+        return True
+
+    return answers
 
 
 def no_answer_advice(config: OledConfig, err: BaseException) -> str:

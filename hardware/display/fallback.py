@@ -2,9 +2,11 @@
 
 :class:`FallbackDisplay` shows every frame on the OLED while it answers and on a fallback
 view (the terminal, or PNG frames on a headless Pi) while it does not. It never waits: the
-daemon calls :meth:`FallbackDisplay.tick` from its loop with the time, and a retry to open
-the panel happens only when that time has reached the back-off schedule. No threads, no
-sleeps, so tests drive it with plain numbers.
+daemon calls :meth:`FallbackDisplay.tick` from its loop with the time. With a ``probe`` (an
+I2C panel: does anything acknowledge its address?) a missing panel is looked for every half
+second and opened as soon as it answers, whatever the outage's length; the back-off is kept
+for a panel that answers but will not open, and for one that cannot be probed (SPI). No
+threads, no sleeps, so tests drive it with plain numbers.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from hardware.backoff import Backoff
 from hardware.display.protocol import Display, Panel, check_frame
 from hardware.errors import HardwareError
 from hardware.pins.driver_types import Emit
+from hardware.reopen import Reopening
 from hardware.status_reporter import StatusReporter
 
 DEVICE = "oled"
@@ -40,14 +43,14 @@ class FallbackDisplay:
         emit: Emit,
         backoff: Backoff | None = None,
         name: str = "OLED",
+        probe: Callable[[], bool] | None = None,
     ) -> None:
         self._open_panel = open_panel
         self._name = name
         self._fallback = fallback
         self._status = StatusReporter(DEVICE, emit)
-        self._backoff = backoff or Backoff(first=2.0, ceiling=60.0)
+        self._reopen = Reopening(backoff or Backoff(first=2.0, ceiling=60.0), probe)
         self._panel: Panel | None = None
-        self._retry_at: float | None = None  # None: try at the next tick
         self._last_frame: Image.Image | None = None
 
     @property
@@ -56,7 +59,7 @@ class FallbackDisplay:
 
     def tick(self, now: float) -> None:
         """Try to open the panel if it is missing and its retry time has come."""
-        if self._panel is not None or (self._retry_at is not None and now < self._retry_at):
+        if self._panel is not None or not self._reopen.due(now):
             return
         try:
             panel = self._open_panel()
@@ -71,8 +74,8 @@ class FallbackDisplay:
             self._failed(err, now)
             return
         self._panel = panel
-        self._backoff.reset()
-        self._retry_at = None
+        self._reopen.opened()
+        self._reopen.backoff.reset()
         self._status.report(True, f"{self._name} ready")
 
     def show(self, image: Image.Image) -> None:
@@ -89,7 +92,10 @@ class FallbackDisplay:
         self._fallback.show(image)
 
     def _failed(self, err: BaseException, now: float | None) -> None:
-        self._retry_at = None if now is None else now + self._backoff.next_delay()
+        """Report ``err``; an open that failed at ``now`` waits, a panel that dropped off
+        while showing (``now`` None) is tried again at the next tick."""
+        if now is not None:
+            self._reopen.failed(now)
         self._status.report(False, f"{err}; showing the screen elsewhere and retrying")
 
     @staticmethod

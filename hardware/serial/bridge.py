@@ -5,7 +5,7 @@
 its lines into :class:`~hardware.events.DiceRolled` (source ``"serial"``),
 :class:`~hardware.events.CellChanged` and :class:`~hardware.events.DeviceStatus` events,
 and when the device vanishes (``SerialException``, an ``OSError``) reopens it as soon as
-its node is back (:mod:`hardware.serial.reopen`). It never blocks and starts no thread: the
+its node is back (:mod:`hardware.reopen`). It never blocks and starts no thread: the
 daemon calls :meth:`SerialBridge.poll` with the time from its loop, the port is read with
 ``timeout=0``, and replies are written only as far as the device takes them.
 
@@ -26,12 +26,13 @@ import logging
 import os
 from collections.abc import Callable
 from contextlib import suppress
-from functools import cache
+from functools import cache, partial
 from typing import Any, Protocol
 
 from hardware.backoff import Backoff
 from hardware.events import CellChanged, DiceRolled
 from hardware.pins.driver_types import Emit
+from hardware.reopen import Reopening
 from hardware.serial.flow import BadLineTally, Outgoing, Throttle
 from hardware.serial.framing import (
     TOOLONG,
@@ -42,7 +43,6 @@ from hardware.serial.framing import (
     encode_line,
 )
 from hardware.serial.messages import Board, Cell, Dice, ErrorReply, Hello, parse_message
-from hardware.serial.reopen import Reopening
 from hardware.status_reporter import StatusReporter
 
 log = logging.getLogger(__name__)
@@ -122,7 +122,9 @@ class SerialBridge:
         self._hello_timeout = hello_timeout
         self._room = room
         self._status = StatusReporter(DEVICE, emit)
-        self._reopen = Reopening(url, backoff or Backoff(first=0.5, ceiling=30.0), exists)
+        self._node = None if "://" in url else url  # a URL such as loop:// has no node
+        self._reopen = Reopening(backoff or Backoff(first=0.5, ceiling=30.0),
+                                 None if self._node is None else partial(exists, self._node))
         self._throttle = Throttle(lines_per_second)
         self._bad = BadLineTally(url)
         self._port: SerialPort | None = None
@@ -186,7 +188,7 @@ class SerialBridge:
                                            "waiting for it")
             return False
         # a device node's writes are checked for room first, so they need not wait at all
-        write_timeout = 0 if self._reopen.node is not None else WRITE_TIMEOUT
+        write_timeout = 0 if self._node is not None else WRITE_TIMEOUT
         try:
             self._port = self._opener(self.url, baudrate=self._baudrate, timeout=0,
                                       write_timeout=write_timeout, exclusive=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from PIL import Image
 
 from hardware.backoff import Backoff
+from hardware.display.factory import OledConfig, i2c_probe
 from hardware.display.fallback import FallbackDisplay
 from hardware.display.protocol import new_frame
 from hardware.errors import DeviceMissingError
@@ -133,3 +134,56 @@ def test_a_panel_that_opens_but_fails_its_first_frame_is_closed_and_retried() ->
     panel.fail = False
     display.tick(2.0)
     assert display.connected and panel.frames == [frame(5).tobytes()]
+
+
+def test_a_probed_panel_is_back_within_a_second_of_answering_whatever_the_outage() -> None:
+    """An I2C panel is probed (its address acknowledged?) every half second while missing;
+    nothing is opened meanwhile, and the back-off an hour off the bus grew to its 60 s
+    ceiling does not delay it."""
+    panel, fallback, events = Screen(), Screen(), []
+    opener = Opener(panel)
+    probes: list[float] = []
+    now = 0.0
+
+    def probe() -> bool:
+        probes.append(now)
+        return opener.present
+
+    display = FallbackDisplay(opener, fallback, events.append, name="SSD1306 on I2C bus 1 "
+                              "at 0x3C", probe=probe)
+    display.tick(now)  # the first open fails: the panel was never there
+    while now < 3600.0:
+        now += 0.005
+        display.tick(now)
+    assert opener.attempts == 1
+    assert 7000 <= len(probes) <= 7201  # twice a second, cheap
+    display.show(frame(1))
+    assert fallback.frames and not panel.frames
+    opener.present = True
+    back = now
+    while not display.connected:
+        now += 0.005
+        display.tick(now)
+    assert now - back <= 0.5 + 1e-9
+    assert panel.frames == [frame(1).tobytes()]
+    assert events[-1] == DeviceStatus("oled", True, "SSD1306 on I2C bus 1 at 0x3C ready")
+
+
+def test_a_panel_that_answers_its_probe_but_will_not_open_keeps_the_back_off() -> None:
+    panel, fallback, events = Screen(), Screen(), []
+    opener = Opener(panel)
+    display = FallbackDisplay(opener, fallback, events.append, Backoff(2.0, 8.0),
+                              probe=lambda: True)
+    tries = []
+    for tenth in range(0, 300):
+        before = opener.attempts
+        display.tick(tenth / 10)
+        if opener.attempts > before:
+            tries.append(tenth / 10)
+    assert tries == [0.0, 2.0, 6.0, 14.0, 22.0]
+
+
+def test_an_i2c_panel_is_probed_and_an_spi_panel_cannot_be() -> None:
+    assert i2c_probe(OledConfig(interface="spi")) is None
+    probe = i2c_probe(OledConfig(i2c_bus=250))  # no such bus here: nothing answers
+    assert probe is not None and probe() is False
