@@ -148,7 +148,7 @@ def load(path: Path | None = None) -> Config:
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file; give an existing --config file") from None
     except TomlFileError as err:
-        raise ConfigError(f"{err.where(path)}: {err}") from None
+        raise ConfigError(err.message(path)) from None
     return parse(text, path)
 
 
@@ -162,7 +162,7 @@ def parse(text: str, path: Path) -> Config:
     except TomlFileError as err:
         if err.keys:
             raise reader.fail(err.keys, str(err)) from None
-        raise ConfigError(f"{err.where(path)}: {err}") from None
+        raise ConfigError(err.message(path)) from None
     return reader.config(data)
 
 

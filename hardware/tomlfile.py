@@ -31,9 +31,11 @@ class TomlFileError(ValueError):
         self.keys = keys
         self.line = line
 
-    def where(self, path: object) -> str:
-        """``path, line 3`` or ``path``: the message's prefix."""
-        return f"{path}, line {self.line}" if self.line is not None else str(path)
+    def message(self, path: object) -> str:
+        """The one line: ``path, line 3: key.name: reason`` (line and key when known)."""
+        where = f"{path}, line {self.line}" if self.line is not None else str(path)
+        keys = f" {'.'.join(self.keys)}:" if self.keys else ""
+        return f"{where}:{keys} {self}"
 
 
 def read_text(path: Path, limit: int = MAX_BYTES) -> str:

@@ -178,8 +178,7 @@ def load(name_or_path: str, default_map: str) -> Scenario:
     except tomllib.TOMLDecodeError as err:
         raise ScenarioError(f"{path}: not valid TOML: {err}") from None
     except TomlFileError as err:
-        keys = f" {'.'.join(err.keys)}:" if err.keys else ""
-        raise ScenarioError(f"{err.where(path)}:{keys} {err}") from None
+        raise ScenarioError(err.message(path)) from None
     return parse(data, path, default_map)
 
 

@@ -245,8 +245,7 @@ def _read_with_bases(name: str, chain: list[str]) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise WiringError(f"pin map {path}: not valid TOML: {exc}") from exc
     except TomlFileError as exc:
-        key = f" {'.'.join(exc.keys)}:" if exc.keys else ""
-        raise WiringError(f"pin map {exc.where(path)}:{key} {exc}") from None
+        raise WiringError(f"pin map {exc.message(path)}") from None
     base = data.get("base")
     if base is None:
         return data
