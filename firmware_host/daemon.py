@@ -31,6 +31,7 @@ from hardware.display.protocol import Display
 from hardware.events import DeviceStatus
 from hardware.pins.driver_types import Emit, PinFactory
 from hardware.serial.bridge import Opener, SerialBridge
+from hardware.sound.buzzer import Buzzer, open_output
 from hardware.wiring.pinmap import PinMap
 
 log = logging.getLogger("table_companion")
@@ -38,17 +39,17 @@ log = logging.getLogger("table_companion")
 
 def make_controller(config: Config, journal: Journal, game: GameState[Any] | None,
                     inputs: InputSet, shutdown: Callable[[], None], *,
-                    board: Occupancy | None = None) -> Controller:
+                    board: Occupancy | None = None, sound: Buzzer | None = None) -> Controller:
     """What the loop drives: the referee, resuming ``game``, setting the dice button's
     count, reading the board sensors (the pin map's matrix, unless ``board`` reads another
     scanner's cells; the pin map's layout says what the cells are either way), and running
-    ``shutdown`` from its menu.
+    ``shutdown`` from its menu; ``sound`` is the buzzer, when the pin map has one.
     """
     matrix = inputs.pin_map.matrix
     return Referee(config, journal, game=game, roller=inputs.dice,
                    recognise=partial(recogniser_for, layout=matrix.layout,
                                      columns=len(matrix.cols)),
-                   board=board or inputs.matrix.occupied, shutdown=shutdown)
+                   board=board or inputs.matrix.occupied, shutdown=shutdown, sound=sound)
 
 
 def resume(journal: Journal) -> GameState[Any] | None:
@@ -66,6 +67,15 @@ def resume(journal: Journal) -> GameState[Any] | None:
 def open_journal(path: Path, resources: ExitStack) -> Journal:
     """The journal at ``path``, closed with ``resources``; raises JournalError."""
     return resources.enter_context(Journal.open(path))
+
+
+def open_buzzer(pins: PinMap, factory: PinFactory, resources: ExitStack) -> Buzzer | None:
+    """The pin map's buzzer, silenced and closed with ``resources``; None without one."""
+    if pins.buzzer is None:
+        return None
+    buzzer = Buzzer(open_output(pins.buzzer, pins.buzzer_kind, factory))
+    resources.callback(buzzer.close)
+    return buzzer
 
 
 def open_inputs(pins: PinMap, factory: PinFactory, emit: Emit, resources: ExitStack, *,
@@ -110,9 +120,12 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
         serial_board = bridge if config.serial.board else None
     if serial_board is None:
         inputs.matrix.scan()  # the board as it stands: what a resumed game is checked against
-    # the five-argument call stays the usual one: only a serial board adds to it
-    sensors = {} if serial_board is None else {"board": serial_board.occupied}
-    controller = make_controller(config, journal, game, inputs, lambda: loop.stop(), **sensors)
+    # the five-argument call stays the usual one: only a serial board or a buzzer adds to it
+    extras: dict[str, Any] = {} if serial_board is None else {"board": serial_board.occupied}
+    buzzer = open_buzzer(inputs.pin_map, factory, resources)
+    if buzzer is not None:
+        extras["sound"] = buzzer
+    controller = make_controller(config, journal, game, inputs, lambda: loop.stop(), **extras)
     if journal.problems:  # the table hears of it too, not only the log
         damaged = sorted({p.game_id for p in journal.problems if p.game_id is not None})
         named = ", ".join(f"#{n}" for n in damaged) or "the file"
@@ -127,8 +140,9 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
             inputs.controls.poll()
 
     serial_pollers = [] if bridge is None else [bridge.poll]
+    sound_pollers = [] if buzzer is None else [buzzer.poll]  # notes timed by the loop's polls
     loop = Loop(controller, screen, notifier, events=events, clock=clock,
-                pollers=[poll_inputs, *serial_pollers, *pollers], lanes=[lane])
+                pollers=[poll_inputs, *serial_pollers, *sound_pollers, *pollers], lanes=[lane])
     return Daemon(loop, inputs, journal, bridge)
 
 

@@ -52,6 +52,7 @@ from hardware.events import (
     Event,
     describe,
 )
+from hardware.sound.buzzer import SOUNDS, Note
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,12 @@ class DiceRoller(Protocol):
     count: int
 
     def tumble(self, final: tuple[int, ...]) -> tuple[tuple[int, ...], ...]: ...
+
+
+class Sounder(Protocol):
+    """The part of :class:`hardware.sound.buzzer.Buzzer` the referee uses."""
+
+    def play(self, notes: Sequence[Note]) -> None: ...
 
 
 class Sensed(Protocol):
@@ -114,7 +121,7 @@ class Referee:
     def __init__(self, config: Config, journal: Journal, *, game: GameState[Any] | None = None,
                  roller: DiceRoller | None = None, recognise: Recognise | None = None,
                  board: Occupancy | None = None, shutdown: Callable[[], None] | None = None,
-                 render: Renderer | None = None) -> None:
+                 render: Renderer | None = None, sound: Sounder | None = None) -> None:
         if render is None:
             from firmware_host.screens import render as draw_screen
             render = draw_screen
@@ -125,6 +132,7 @@ class Referee:
         self.board = board
         self.shutdown = shutdown or (lambda: None)
         self.render = render
+        self.sounder = sound
         self.hint = config.hint
         self.sound = config.sound == "on"
         self.game: GameState[Any] | None = None
@@ -157,7 +165,7 @@ class Referee:
         try:
             self._dispatch(event)
         except (GameError, UsageError) as err:
-            self._say(str(err))
+            self._refuse(str(err))
         except Exception as err:  # a bug must not stop the evening: log it, keep the game
             log.exception("while handling %s", event)
             self._say(f"internal error ({type(err).__name__}), logged; no accepted move is lost")
@@ -327,7 +335,7 @@ class Referee:
 
     def _toggle_hold(self, die: int) -> None:
         if not isinstance(self.game, Dalmatian) or self.game.phase is not Phase.MOVE:
-            self._say("the hold buttons keep Dalmatian dice between rerolls")
+            self._refuse("the hold buttons keep Dalmatian dice between rerolls")
             return
         self.held ^= {die}
 
@@ -365,10 +373,10 @@ class Referee:
         with the ROLL button, throw them into the same places. A reroll chosen from the list
         comes without dice: the places wait for the next throw."""
         if not places:
-            self._say("every die is held: choose 'stop' to score them")
+            self._refuse("every die is held: choose 'stop' to score them")
             return False
         if dice is not None and len(dice) != len(places):
-            self._say(f"{len(places)} dice are rerolled, got {len(dice)}")
+            self._refuse(f"{len(places)} dice are rerolled, got {len(dice)}")
             return False
         before = list(self.layout.places)
         picked = self.layout.pick_up(places)
@@ -399,7 +407,7 @@ class Referee:
         try:
             played = self.journal.submit(game, *actions)
         except (GameError, UsageError) as err:
-            self._say(str(err))
+            self._refuse(str(err))
             return False
         log.info("%s: %s", game.TITLE, ", ".join(map(str, played)))
         if isinstance(game, Dalmatian):
@@ -411,6 +419,7 @@ class Referee:
         self.held.clear()
         if self.recogniser is not None:  # a move made with the controls: what must follow
             self.fixes = tuple(self.recogniser.review(game).fixes)
+        self._sound("game over" if game.is_over else "accepted")
         return True
 
     def _rolled_back(self, reason: str) -> None:
@@ -438,6 +447,17 @@ class Referee:
             self.pages[-1].message = text
         else:
             self.message = text
+
+    def _refuse(self, text: str) -> None:
+        """A refused action: the reason on the screen, a low double buzz."""
+        self._say(text)
+        self._sound("refused")
+
+    def _sound(self, name: str) -> None:
+        """Play one of :data:`hardware.sound.buzzer.SOUNDS` if there is a buzzer and the
+        table has not turned the sound off."""
+        if self.sounder is not None and self.sound:
+            self.sounder.play(SOUNDS[name])
 
     def _tell_roller(self) -> None:
         if self.roller is None or self.game is None:

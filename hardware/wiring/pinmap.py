@@ -45,6 +45,8 @@ HEADER_40 = (
 
 POWER_PIN = 1  # 3V3 for the OLED
 OLED_GROUND_PIN = 9
+BUZZER_GROUND_PIN = 14
+BUZZER_KINDS = ("passive", "active")  # a piezo disc played with tones, or a self-driven one
 SWITCH_GROUND_PIN = 39  # the common of every button and of the encoder
 
 
@@ -116,6 +118,8 @@ class PinMap:
     encoder: tuple[int, int] | None
     matrix: MatrixPins
     display: DisplayPins = field(default_factory=DisplayPins)
+    buzzer: int | None = None  # the optional piezo buzzer's GPIO
+    buzzer_kind: str = "passive"  # one of BUZZER_KINDS
 
     def __post_init__(self) -> None:
         seen: dict[int, str] = {}
@@ -141,6 +145,7 @@ class PinMap:
         uses += [(f"OLED {terminal}", gpio) for terminal, gpio in self.display.signals()]
         uses += [(f"SPI0 {signal} (taken by the bus)", gpio)
                  for signal, gpio in self.display.claimed()]
+        uses += [("buzzer", self.buzzer)] if self.buzzer is not None else []
         return uses
 
     def wires(self) -> list[Wire]:
@@ -164,6 +169,9 @@ class PinMap:
         wires += [Wire(POWER_PIN, "OLED", "VCC"), Wire(OLED_GROUND_PIN, "OLED", "GND")]
         wires += [Wire(physical_pin(gpio), "OLED", terminal)
                   for terminal, gpio in self.display.signals()]
+        if self.buzzer is not None:
+            wires += [Wire(physical_pin(self.buzzer), "buzzer", "+"),
+                      Wire(BUZZER_GROUND_PIN, "buzzer", "-")]
         return wires
 
     def loose_buttons(self) -> list[Control]:
@@ -199,12 +207,14 @@ def load_pin_map(name_or_path: str) -> PinMap:
 def parse_pin_map(data: Mapping[str, Any], name: str) -> PinMap:
     """Check and type one map's TOML data (its base already merged in)."""
     reader = _Reader(name)
-    reader.keys(data, "", {"base", "title", "dice", "controls", "holds", "matrix", "display"})
+    reader.keys(data, "", {"base", "title", "dice", "controls", "holds", "matrix", "display",
+                           "sound"})
     dice = reader.table(data, "dice", {"button"})
     controls = reader.table(data, "controls", {"encoder", *CONTROL_KEYS})
     holds = reader.table(data, "holds", {"pins"}, required=False)
     matrix = reader.table(data, "matrix", {"layout", "rows", "columns"})
     display = reader.table(data, "display", {"bus", "chip_select", "dc", "reset"})
+    sound = reader.table(data, "sound", {"buzzer", "kind"}, required=False)
     encoder = reader.pins(controls, "controls.encoder", 2, 2) if "encoder" in controls else None
     buttons = {control: reader.pin(controls, f"controls.{key}")
                for key, control in CONTROL_KEYS.items() if key in controls}
@@ -230,9 +240,11 @@ def parse_pin_map(data: Mapping[str, Any], name: str) -> PinMap:
                           "an I2C display uses GPIO2 and GPIO3 only")
     else:
         wiring = DisplayPins()
+    buzzer = reader.pin(sound, "sound.buzzer") if "buzzer" in sound else None
+    kind = reader.choice(sound, "sound.kind", BUZZER_KINDS, "passive")
     return PinMap(name, reader.text(data, "title"), reader.pin(dice, "dice.button"), buttons,
                   None if encoder is None else (encoder[0], encoder[1]),
-                  MatrixPins(rows, cols, str(layout)), wiring)
+                  MatrixPins(rows, cols, str(layout)), wiring, buzzer, str(kind))
 
 
 def _read_with_bases(name: str, chain: list[str]) -> dict[str, Any]:

@@ -28,6 +28,7 @@ CELL = 20  # side of a board cell in the board sketch
 COLORS = {
     "dice button": "#c0392b", "rotary encoder": "#2471a3", "buttons": "#1e8449",
     "hold buttons": "#7d3c98", "reed-switch board": "#a04000", "OLED": "#b7950b",
+    "buzzer": "#117a65",
 }
 POWER_COLORS = {"3V3": "#e67e22", "5V": "#e74c3c", "GND": "#17202a"}
 CLAIMED = "#d5d8dc"  # taken by the SPI bus, left unconnected

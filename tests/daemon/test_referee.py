@@ -7,7 +7,7 @@ renderer is replaced by one that records the views, so these tests do not depend
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +36,7 @@ from hardware.events import (
     DiceRolled,
     Event,
 )
+from hardware.sound.buzzer import CHIRP, REFUSAL, TUNE
 
 
 @dataclass
@@ -613,3 +614,38 @@ def test_a_long_choice_in_a_game_scrolls_with_the_ticks(table: Table) -> None:
     table.referee.tick(10.0)
     table.referee.tick(20.0)
     assert isinstance(view, GameView) and view.cursor == 0 and table.referee.scroll == 0
+
+
+class Sounds:
+    """A buzzer that only records what it was asked to play."""
+
+    def __init__(self) -> None:
+        self.played: list[tuple[tuple[float | None, float], ...]] = []
+
+    def play(self, notes: Sequence[tuple[float | None, float]]) -> None:
+        self.played.append(tuple(notes))
+
+
+def test_the_buzzer_chirps_buzzes_and_plays_the_end(tmp_path: Path) -> None:
+    config = Config(players=("Ann", "Ben"), game=GameConfig("dalmatian", {"rounds": 1}))
+    sounds = Sounds()
+    with Journal.open(tmp_path / "journal.sqlite3") as journal:
+        journal.start(new_game("dalmatian", 2, rounds=1))
+        table = Table(journal, config)
+        table.referee.sounder = sounds
+        table.roll(6, 6, 6, 6, 6)
+        assert sounds.played == [CHIRP]
+        table.roll(1, 2)  # two dice where five are due: refused
+        assert sounds.played[-1] == REFUSAL
+        table.press(Control.HOLD1)  # the hold buttons have nothing to keep yet
+        assert sounds.played[-1] == REFUSAL
+        table.roll(1, 1, 1, 1, 1)
+        table.roll(3, 3)
+        table.roll(6, 6, 6, 6, 6)
+        table.roll(6, 6, 6, 6, 1)
+        table.press(Control.SELECT)  # Ann stops: the game is over
+        assert table.game.is_over and sounds.played[-1] == TUNE
+        table.referee.sound = False  # the Settings menu's Sound: off
+        count = len(sounds.played)
+        table.roll(1, 2)
+        assert len(sounds.played) == count

@@ -111,7 +111,9 @@ def test_a_gpio_out_of_range_is_named() -> None:
      "pin map mine: dice.button must be a GPIO (BCM) number such as 17, not '17'"),
     ({"dice": {"pin": 17}}, "pin map mine: [dice] has no key 'pin'; allowed: button"),
     ({"colour": "red"}, "pin map mine: has no key 'colour'; allowed: base, controls, dice, "
-                        "display, holds, matrix, title"),
+                        "display, holds, matrix, sound, title"),
+    ({"sound": {"buzzer": 18, "kind": "loud"}},
+     "pin map mine: sound.kind cannot be 'loud'; allowed: 'passive' | 'active'"),
     ({"controls": {"select": 13}},
      "pin map mine: [controls] needs select, and either encoder = [A, B] or both up and down"),
     ({"controls": {"encoder": [5], "select": 13}},
@@ -135,6 +137,18 @@ def test_bad_maps_say_what_is_wrong(change: dict[str, object], message: str) -> 
     with pytest.raises(WiringError) as caught:
         parse_pin_map(with_(**change), "mine")
     assert str(caught.value) == message
+
+
+def test_a_buzzer_is_optional_and_takes_one_pin_of_its_own() -> None:
+    assert load_pin_map("pi40").buzzer is None
+    track = load_pin_map("pi40-track")
+    assert (track.buzzer, track.buzzer_kind) == (18, "passive")
+    assert ("buzzer", 18) in track.gpio_uses()
+    assert [(w.pin, w.terminal, w.signal) for w in track.wires() if w.part == "buzzer"] == [
+        (12, "+", "GPIO18"), (14, "-", "GND")]
+    with pytest.raises(WiringError, match="GPIO4 is used twice: hold button 1 and buzzer"):
+        parse_pin_map(with_(sound={"buzzer": 4}), "mine")
+    assert "buzzer" in render_svg(track) and "Piezo buzzer" in render_bom([track])
 
 
 def test_a_map_file_may_extend_a_shipped_map(tmp_path: Path) -> None:
