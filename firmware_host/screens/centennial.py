@@ -107,7 +107,7 @@ def _draw_players(canvas: Canvas, game: Centennial, width: int) -> None:
         if current:
             canvas.fill(x, y, text_width, LINE)
         label = place(progress)
-        name = fit(game.name(player), SMALL, text_width - SMALL.width(label) - 8)
+        name = fit(game.name(player), SMALL, text_width - SMALL.width(label) - 4)
         canvas.text(x + 1, y + 1, name, on=not current)
         canvas.text_right(x + text_width - 2, y + 1, label, on=not current)
         if columns == 1:

@@ -19,7 +19,7 @@ from games.centerpoint import SIX, CenterPoint
 from games.centerpoint_board import Location, Off
 
 LINE = 9
-NAME_W = 20
+NAME_W = 32  # five letters of a name: the moves and the reminder keep their room
 SLOT = 9  # pixels a marker takes in a row
 PANEL = NAME_W + 4 * SLOT + 4  # left edge of the moves
 

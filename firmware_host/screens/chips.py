@@ -1,4 +1,4 @@
-"""Sequence Dice chips told apart by pattern, not colour: filled, hollow, cross.
+"""Chips told apart by pattern, not colour: filled, hollow, cross, diamond.
 
 A one-bit screen has no green, blue or red, so each colour gets a shape that survives a
 glance from across the table; the legend beside the board says which is whose.
@@ -14,7 +14,7 @@ CHIP = 6  # pixels square
 
 
 def draw_chip(canvas: Canvas, x: int, y: int, colour: int, on: bool = True) -> None:
-    """Colour 0 filled, 1 hollow, 2 a cross (any other: a small centre block)."""
+    """Colour 0 filled, 1 hollow, 2 a cross, 3 (and any other) a filled diamond."""
     canvas.stamp(x, y, CHIP, chip_bitmap(colour), on)
 
 
@@ -32,6 +32,7 @@ def chip_bitmap(colour: int) -> tuple[int, ...]:
             canvas.dot(CHIP - 1 - i, i)
             canvas.dot(i + (1 if i < CHIP - 1 else -1), i)
             canvas.dot(CHIP - 1 - i + (-1 if i < CHIP - 1 else 1), i)
-    else:
-        canvas.fill(2, 2, CHIP - 4, CHIP - 4)
+    else:  # a filled diamond: as bold as the filled square, told apart by its corners
+        for row, (left, width) in enumerate(((2, 2), (1, 4), (0, 6), (0, 6), (1, 4), (2, 2))):
+            canvas.fill(left, row, width, 1)
     return canvas.cut(0, 0, CHIP, CHIP)

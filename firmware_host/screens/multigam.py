@@ -1,7 +1,9 @@
 """Multi-Gam: the six points with who holds them, each player's bar and off, the dice.
 
 Four players need four marks: the chip patterns of :mod:`~firmware_host.screens.chips`
-(filled, hollow, cross, a small block), shown beside each name. A point shows its number,
+(filled, hollow, cross, diamond), shown beside each name. Each player's ``b4 o0`` counts
+checkers on the bar and off; the band says so while the dice are due (no room is left for a
+legend of its own beside four names). A point shows its number,
 then its holder's mark and count; a prime (two or more) is inverted, since nobody may land
 there. The choices, or else the last play, take the bottom row.
 """
@@ -36,7 +38,7 @@ def draw(canvas: Canvas, view: GameView) -> None:
         return
     dice = view.rolling or (game.dice if game.dice_to_play is not None else None) or ()
     double = len(dice) == 2 and dice[0] == dice[1]
-    note = ("double:", "4 moves") if double else () if dice else ("roll", "2 dice")
+    note = ("double:", "4 moves") if double else () if dice else ("b: on bar", "o: off")
     draw_banner(canvas, turn_title(game), note, dice)
     _draw_points(canvas, game)
     _draw_players(canvas, game)

@@ -124,7 +124,7 @@ def sequence_over() -> View:
 
 
 def centerpoint_playing() -> View:
-    game = games.new_game("centerpoint", 4)
+    game = games.new_game("centerpoint", 4, names=["Alice", "Bob", "Carol", "Dominic"])
     play(game, 3, lambda g: len(g.history) >= 150 and g.phase is Phase.MOVE
          and len(g.legal_actions()) > 1, pick=99)
     return GameView(game, choices_of(game), cursor=1)
@@ -193,10 +193,17 @@ def dalmatian_opening_six() -> View:
 
 
 def multigam_playing() -> View:
-    game = games.new_game("multigam", 4)
+    game = games.new_game("multigam", 4, names=["Ann", "Bob", "Cy", "Dee"])
     play(game, 13, lambda g: len(g.history) >= 14 and g.phase is Phase.MOVE
          and len(g.legal_actions()) > 2, pick=1)
     return GameView(game, choices_of(game), cursor=2)
+
+
+def multigam_rolling() -> View:
+    """Between turns the band says what the letters beside the names stand for."""
+    game = games.new_game("multigam", 4, names=["Ann", "Bob", "Cy", "Dee"])
+    play(game, 13, lambda g: len(g.history) >= 14 and g.phase is Phase.ROLL, pick=1)
+    return GameView(game)
 
 
 def multigam_over() -> View:
@@ -282,6 +289,7 @@ SAMPLES: dict[str, Callable[[], View]] = {
     "dalmatian_opening_six": dalmatian_opening_six,
     "dalmatian_rerolled": dalmatian_rerolled,
     "multigam_playing": multigam_playing,
+    "multigam_rolling": multigam_rolling,
     "multigam_over": multigam_over,
     "menu_long": menu_long,
     "menu_players": menu_players,

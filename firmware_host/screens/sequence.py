@@ -101,7 +101,7 @@ def _draw_last_roll(canvas: Canvas, game: SequenceDice) -> None:
 
 
 def _draw_legend(canvas: Canvas, game: SequenceDice, top: int) -> None:
-    """Each colour's pattern, its players and its longest run."""
+    """Each colour's pattern, its players and its longest run, labelled ``run 3``."""
     scores = game.scores()
     for colour in range(len(COLOURS)):
         players = game.players_of(colour)
@@ -109,7 +109,7 @@ def _draw_legend(canvas: Canvas, game: SequenceDice, top: int) -> None:
             continue
         y = top + colour * LINE
         draw_chip(canvas, PANEL, y + 1, colour)
-        run = str(scores[players[0]])
+        run = f"run {scores[players[0]]}"
         names = "+".join(game.name(p) for p in players)
         room = canvas.width - PANEL - CHIP - 3 - SMALL.width(run) - 4
         canvas.text(PANEL + CHIP + 3, y + 1, fit(names, SMALL, room))

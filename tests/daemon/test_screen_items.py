@@ -3,9 +3,15 @@ whole, long lines scrolled, greyed entries in place, the dice being typed in sho
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from PIL import Image
+
 import games
-from firmware_host.screens import render
+from firmware_host.screens import dice, render, sheet
+from firmware_host.screens.banner import draw_banner
 from firmware_host.screens.canvas import Canvas
+from firmware_host.screens.chips import chip_bitmap
 from firmware_host.screens.choices import PAUSE, scrolled
 from firmware_host.screens.dalmatian import hint_line
 from firmware_host.screens.dice import SIZE
@@ -106,3 +112,49 @@ def test_the_roll_off_shows_every_players_throw_beside_a_whole_name() -> None:
         named.text(SMALL.advance, y, name)
         box = (SMALL.advance, y, SMALL.advance + SMALL.width(name), y + 7)
         assert frame.crop(box).tobytes() == named.to_image().crop(box).tobytes()
+
+
+def test_the_contact_sheet_draws_the_changed_screens(tmp_path: Path) -> None:
+    out = tmp_path / "sheet.png"
+    assert sheet.main([str(out), "--changed"]) == 0
+    with Image.open(out) as image:
+        rows = -(-len(sheet.CHANGED) // sheet.COLUMNS)
+        assert image.size[0] == sheet.COLUMNS * (128 * sheet.SCALE + 2 * sheet.MARGIN)
+        assert image.size[1] == rows * (64 * sheet.SCALE + sheet.LABEL + 2 * sheet.MARGIN)
+    assert set(sheet.CHANGED) <= set(SAMPLES)
+
+
+def test_dice_and_marks_read_at_arms_length() -> None:
+    assert dice.SIZE >= 14 and dice.PIP >= 2  # faces 15 px, pips 3x3
+    marks = [chip_bitmap(colour) for colour in range(4)]
+    lit = [sum(bin(row).count("1") for row in mark) for mark in marks]
+    assert lit[3] >= 16  # the fourth mark as bold as the others, not a 2x2 dot
+    differing = [sum(bin(a ^ b).count("1") for a, b in zip(marks[i], marks[j], strict=True))
+                 for i in range(4) for j in range(i + 1, 4)]
+    assert min(differing) >= 8
+
+
+def test_names_keep_five_letters_beside_center_points_markers() -> None:
+    view = SAMPLES["centerpoint_playing"]()
+    assert isinstance(view, GameView)
+    frame = render(view)
+    expected = Canvas()
+    expected.text(1, 17 + 2 * 9 + 1, "Carol")
+    box = (1, 36, 1 + SMALL.width("Carol"), 43)
+    assert frame.crop(box).tobytes() == expected.to_image().crop(box).tobytes()
+
+
+def test_sequence_scores_and_multigam_counts_say_what_they_are() -> None:
+    view = SAMPLES["sequence_over"]()
+    assert isinstance(view, GameView)
+    frame = render(view)
+    label = Canvas()
+    right = label.text_right(127, 19, "run 3")
+    box = (right, 19, 128, 26)
+    assert frame.crop(box).tobytes() == label.to_image().crop(box).tobytes()
+    view = SAMPLES["multigam_rolling"]()
+    assert isinstance(view, GameView)
+    band = Canvas()
+    draw_banner(band, view.game.name(view.game.turn), ("b: on bar", "o: off"))
+    box = (0, 0, 128, 16)
+    assert render(view).crop(box).tobytes() == band.to_image().crop(box).tobytes()
