@@ -105,7 +105,11 @@ with_block() {
 
 uninstall() {
     if [ -f "$UNIT" ]; then
-        if systemd_runs; then systemctl disable --now --quiet "$SERVICE.service" || true; fi
+        if systemd_runs; then
+            systemctl disable --now --quiet "$SERVICE.service" || true
+        elif command -v systemctl >/dev/null 2>&1; then
+            systemctl disable --quiet "$SERVICE.service" || true  # offline: removes the links
+        fi
         rm -f "$UNIT"
         if systemd_runs; then systemctl daemon-reload; fi
         did "Removed $UNIT"

@@ -73,6 +73,9 @@ printf '%s\n' 'base = "pi40"' 'title = "an SPI screen on the matrix pins"' '[dis
 step 5-bad-config bash /src/systemd/install.sh --yes
 step 6-uninstall bash /src/systemd/install.sh --uninstall
 step 7-purge bash /src/systemd/install.sh --uninstall --purge
+rmdir "$root/run/systemd/system"  # a chroot again: the unit is enabled offline, once more
+step 8-reinstall bash /src/systemd/install.sh
+step 9-uninstall-offline bash /src/systemd/install.sh --uninstall
 """
 
 
@@ -133,4 +136,8 @@ def test_install_upgrade_spi_and_uninstall_in_a_throwaway_root(tmp_path: Path) -
     assert (root / "boot" / "firmware" / "config.txt").read_text() == BOOT_CONFIG
     assert "Removed /etc/table-companion" in out["7-purge"]
     assert "Removed the user table-companion" in out["7-purge"]
-    assert not (root / "etc" / "table-companion").exists()
+    assert "Removed /var/lib/table-companion" in out["7-purge"]
+    again = out["8-reinstall"]
+    assert "Wrote /etc/table-companion/config.toml" in again  # the purge had removed it
+    assert "Enabled table-companion.service" in again
+    assert "systemctl disable --quiet table-companion.service" in calls["9-uninstall-offline"]
