@@ -133,7 +133,7 @@ def play(table: DemoTable, broker: LocalBroker, stop: threading.Event, offset: i
     turn = 0
     stop.wait(1.0 + offset * 2.0)
     while not stop.is_set():
-        table.write(broker, turn)
+        table.write(broker, turn // (offset + 1))  # seats turn at their own pace per table
         subprocess.run([sys.executable, "-m", "firmware_host.cli", "sim", "--config",
                         str(table.config), "--journal", str(table.folder / "journal.sqlite3"),
                         "--scenario", "dalmatian", "--out", str(table.folder / "frames")],

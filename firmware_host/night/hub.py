@@ -45,7 +45,8 @@ class Listener:
         for table_id in table_ids:
             table = self.store.table(table_id)
             if table is not None:
-                self.broadcast.send(sse("card", {"id": table.id, "html": page.card(table)}))
+                self.broadcast.send(f"card {table.id}",
+                                    sse("card", {"id": table.id, "html": page.card(table)}))
 
     def _on_message(self, client: paho.Client, userdata: Any,
                     message: paho.MQTTMessage) -> None:
@@ -59,7 +60,7 @@ class Listener:
             return
         self._cards({change.card})
         if change.results:
-            self.broadcast.send(sse("results", page.results(self.store.night())))
+            self.broadcast.send("results", sse("results", page.results(self.store.night())))
 
     def reject(self, topic: str, reason: str) -> None:
         self.rejected += 1

@@ -7,7 +7,7 @@ styles only from the hub itself, no inline code, no frames, nothing posted anywh
 
 ``/events`` sends the whole night on connect (``state``), then a ``card`` whenever a
 table's game or status changes and ``results`` when games finish. A client that falls
-behind by :data:`BACKLOG` updates is dropped; its browser reconnects and starts afresh.
+behind by :data:`BACKLOG` flushes is dropped; its browser reconnects and starts afresh.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import json
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -36,8 +37,9 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 STATIC = {"/app.js": "text/javascript; charset=utf-8", "/app.css": "text/css; charset=utf-8"}
-BACKLOG = 500
+BACKLOG = 200  # flushes a stream may fall behind by (10 s) before it is dropped
 PING_S = 15.0
+FLUSH_S = 0.05
 
 
 def sse(event: str, data: dict[str, Any]) -> bytes:
@@ -46,11 +48,22 @@ def sse(event: str, data: dict[str, Any]) -> bytes:
 
 
 class Broadcast:
-    """The open ``/events`` streams, each with its own bounded queue."""
+    """The open ``/events`` streams, each with its own bounded queue.
 
-    def __init__(self) -> None:
+    Events are gathered for :data:`FLUSH_S` and sent to every stream as one write; of
+    several events with one key (a table's card) only the newest goes. A busy night (twenty
+    tables, five updates a second each) then costs each stream a write every 50 ms, not
+    one per update.
+    """
+
+    def __init__(self, flush_s: float = FLUSH_S) -> None:
+        self.flush_s = flush_s
         self._lock = threading.Lock()
         self._clients: set[queue.Queue[bytes | None]] = set()
+        self._pending: dict[str, bytes] = {}
+        self._wake = threading.Event()
+        self._closed = False
+        threading.Thread(target=self._run, name="broadcast", daemon=True).start()
 
     def join(self) -> queue.Queue[bytes | None]:
         client: queue.Queue[bytes | None] = queue.Queue(BACKLOG)
@@ -62,20 +75,34 @@ class Broadcast:
         with self._lock:
             self._clients.discard(client)
 
-    def send(self, event: bytes) -> None:
+    def send(self, key: str, event: bytes) -> None:
+        """Queue ``event`` for every stream, in place of one still queued with ``key``."""
         with self._lock:
-            clients = list(self._clients)
-        for client in clients:
-            try:
-                client.put_nowait(event)
-            except queue.Full:  # too slow: end its stream, its browser reconnects
-                self.leave(client)
-                client.get_nowait()
-                client.put_nowait(None)
+            self._pending.pop(key, None)
+            self._pending[key] = event
+        self._wake.set()
+
+    def _run(self) -> None:
+        while self._wake.wait() and not self._closed:
+            time.sleep(self.flush_s)
+            with self._lock:
+                self._wake.clear()
+                pending, self._pending = self._pending, {}
+                clients = list(self._clients)
+            blob = b"".join(pending.values())
+            for client in clients:
+                try:
+                    client.put_nowait(blob)
+                except queue.Full:  # too slow: end its stream, its browser reconnects
+                    self.leave(client)
+                    client.get_nowait()
+                    client.put_nowait(None)
 
     def close(self) -> None:
         with self._lock:
             clients, self._clients = self._clients, set()
+            self._closed = True
+        self._wake.set()
         for client in clients:
             client.put(None)
 

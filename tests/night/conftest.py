@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from night_parts import HUB_USER, MOSQUITTO, MOSQUITTO_PASSWD, Broker, Hub, Table
+from night_parts import HUB_USER, MOSQUITTO, MOSQUITTO_PASSWD, Broker, Hub, Table, missing
 
 TABLE_NAMES = ("Table 1", "Table 2", "Table 3", "Table 4")
 
-
-
-def missing(what: str) -> None:
-    """Skip on a laptop without ``what``; in CI (.ci/run installs it) that is a failure."""
-    if os.environ.get("TABLE_COMPANION_CI"):
-        pytest.fail(f"{what} is not installed, and .ci/run should have installed it")
-    pytest.skip(f"{what} is not installed (sudo apt install {what})")
 
 
 @pytest.fixture

@@ -37,6 +37,15 @@ OFFLINE_WITHIN_S = 1.5 * KEEPALIVE_S + 3
 T = TypeVar("T")
 
 
+def missing(what: str) -> None:
+    """Skip on a laptop without ``what``; in CI (.ci/run installs it) that is a failure."""
+    import pytest
+
+    if os.environ.get("TABLE_COMPANION_CI"):
+        pytest.fail(f"{what} is not installed, and .ci/run should have installed it")
+    pytest.skip(f"{what} is not installed (sudo apt install {what})")
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import missing
-from night_parts import OFFLINE_WITHIN_S, ROOT, Hub, Table, until
+from night_parts import OFFLINE_WITHIN_S, ROOT, Hub, Table, missing, until
 
 from firmware_host.journal import Journal
 

@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import missing
-from night_parts import MOSQUITTO, ROOT, SHIPPED, until
+from night_parts import MOSQUITTO, ROOT, SHIPPED, missing, until
 
 from firmware_host.cli import main
 from firmware_host.night import broker
