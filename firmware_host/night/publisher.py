@@ -9,7 +9,6 @@ id, so sending twice is harmless and a broker that lost its state is filled agai
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Callable
 from dataclasses import replace
@@ -19,8 +18,6 @@ from firmware_host.journal import Journal
 from firmware_host.night import topics
 from firmware_host.night.follow import Snapshot, snapshot
 from firmware_host.night.mqtt import Link
-
-log = logging.getLogger("table_companion.publish")
 
 
 class Publisher:
@@ -49,7 +46,6 @@ class Publisher:
             if self._resend.is_set():
                 self._resend.clear()
                 self.sent.clear()
-                self.link.publish(topics.status_topic(self.table), topics.ONLINE.encode())
                 version = None
             if self.link.is_connected():
                 now = self.journal.data_version()
@@ -61,9 +57,11 @@ class Publisher:
             stop.wait(interval)
 
     def publish(self, snap: Snapshot) -> bool:
-        """Send what changed: new or changed games first, then the live state that lists
-        them, then clear games taken back (an undone last move). False if any send failed."""
-        ok = True
+        """Send what changed: the status (online), new or changed games, then the live state
+        that lists them, then clear games taken back (an undone last move). False if any
+        send failed."""
+        online = topics.ONLINE.encode()
+        ok = self._send(topics.status_topic(self.table), online, online)
         current = {topics.game_topic(self.table, game.id): topics.game_payload(game)
                    for game in snap.games}
         for topic, payload in current.items():

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from firmware_host.night.broker import free_port
+
 ROOT = Path(__file__).parents[2]
 SHIPPED = ROOT / "systemd" / "mosquitto"
 SBIN = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/usr/local/sbin"])
@@ -44,13 +46,6 @@ def missing(what: str) -> None:
     if os.environ.get("TABLE_COMPANION_CI"):
         pytest.fail(f"{what} is not installed, and .ci/run should have installed it")
     pytest.skip(f"{what} is not installed (sudo apt install {what})")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def until(check: Callable[[], T], seconds: float, what: str, every: float = 0.05) -> T:
