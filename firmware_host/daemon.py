@@ -65,8 +65,10 @@ def resume(journal: Journal) -> GameState[Any] | None:
 
 
 def open_journal(path: Path, resources: ExitStack) -> Journal:
-    """The journal at ``path``, closed with ``resources``; raises JournalError."""
-    return resources.enter_context(Journal.open(path))
+    """The journal at ``path``, closed with ``resources``; one SQLite finds damaged is
+    moved aside and what checks out of it copied into a new one (the journal's problems say
+    so); raises JournalError when none can be had."""
+    return resources.enter_context(Journal.open(path, salvage=True))
 
 
 def open_buzzer(pins: PinMap, factory: PinFactory, resources: ExitStack) -> Buzzer | None:

@@ -2,7 +2,8 @@
 
 By default the latest night in the journal the config names; ``--night DATE`` picks another,
 ``--all`` takes every night. CSV has one row per player per game (for a spreadsheet); JSON
-has each night's games and its standings.
+has each night's games and its standings. A damaged game is left out with one line on
+stderr naming it and what is wrong (exit status 1); the good ones are exported.
 """
 
 from __future__ import annotations
@@ -55,6 +56,11 @@ def run(args: argparse.Namespace) -> int:
     path = args.journal if args.journal is not None else load(args.config).journal
     with Journal.open_existing(path) as journal:
         games = journal.finished_games()
+        problems = [str(problem) for problem in journal.problems]
+        earlier = [f"game #{game_id} was set aside ({reason})"
+                   for game_id, reason in journal.set_aside()]
+    for line in problems + earlier:  # one line each, and the good games still go out
+        print(f"table-companion export: {path}: {line}", file=sys.stderr)
     if not games:
         raise UsageError(f"{path}: no finished game yet, so nothing to export")
     nights = sorted({game.night for game in games})
@@ -69,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         json.dump(as_json(games), sys.stdout, indent=2)
         sys.stdout.write("\n")
-    return 0
+    return 1 if problems else 0
 
 
 def write_csv(games: list[PlayedGame], out: TextIO) -> None:

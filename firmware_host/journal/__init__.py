@@ -26,9 +26,10 @@ Errors a person can meet (an unreadable file, a journal from a newer version) ar
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -46,7 +47,13 @@ from firmware_host.journal.records import (
     game_hash,
     seal_hash,
 )
-from firmware_host.journal.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from firmware_host.journal.salvage import Saved, move_aside, read_back, restore
+from firmware_host.journal.schema import (
+    APPLICATION_ID,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    hash_existing_rows,
+)
 from firmware_host.journal.snapshots import SNAPSHOT_EVERY, Snapshots
 from firmware_host.journal.threads import IDLE_CHECKPOINT_S, Checkpointer, Committer
 from games import game_class
@@ -76,6 +83,14 @@ __all__ = [
 
 class JournalError(UsageError):
     """The journal cannot be used or written; the message names the file and the remedy."""
+
+
+class DamagedJournal(JournalError):
+    """SQLite itself finds the file damaged (not a value in it: a page, or its header)."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = f"SQLite finds the journal damaged ({reason})"
 
 
 def system_clock() -> datetime:
@@ -188,17 +203,50 @@ class Journal:
 
     @classmethod
     def open(cls, path: Path, clock: Clock = system_clock,
-             idle_checkpoint: float = IDLE_CHECKPOINT_S) -> Journal:
-        """Open the journal at ``path``, creating it (not its folder) when absent."""
-        return cls._connect(path, "rwc", clock, idle_checkpoint)
+             idle_checkpoint: float = IDLE_CHECKPOINT_S, salvage: bool = False) -> Journal:
+        """Open the journal at ``path``, creating it (not its folder) when absent.
+
+        ``salvage`` (the daemon): a file SQLite finds damaged is moved aside and every game
+        in it that can be read and checked is copied into a new journal at ``path``
+        (:mod:`~firmware_host.journal.salvage`); what happened is in :attr:`problems`."""
+        try:
+            return cls._connect(path, "rwc", clock, idle_checkpoint)
+        except DamagedJournal as err:
+            if not salvage:
+                raise
+            damage = err
+        aside = move_aside(path, clock().strftime("%Y%m%dT%H%M%S"))
+        saved, lost = read_back(aside)
+        journal = cls._connect(path, "rwc", clock, idle_checkpoint)
+        try:
+            journal._restore(saved)
+        except BaseException:
+            journal.close()
+            raise
+        journal.problems = [Problem(None, f"{damage.reason}: the file is moved aside as "
+                                          f"{aside.name} and {len(saved)} games that check out "
+                                          "are copied into a new journal"), *lost]
+        return journal
+
+    def _restore(self, saved: list[Saved]) -> None:
+        try:
+            with self._transaction() as tx:
+                restore(tx, saved)
+                if any(game.game[5] is None for game in saved):  # from a journal before hashes
+                    hash_existing_rows(tx)
+            self._current = self._load_current()
+        except sqlite3.Error as err:
+            raise JournalError(_describe(self.path, err)) from None
 
     @classmethod
     def open_existing(cls, path: Path, clock: Clock = system_clock) -> Journal:
-        """Open a journal that must already exist (for export: never create an empty one)."""
+        """Open a journal that must already exist (for export: never create an empty one).
+        A file SQLite finds damaged is still opened, for what can be read of it: the damage
+        is the first of :attr:`problems`."""
         if not path.exists():
             raise JournalError(f"{path}: no journal there; give the right --journal PATH "
                                "(the service keeps it in /var/lib/table-companion)")
-        return cls._connect(path, "rw", clock, IDLE_CHECKPOINT_S)
+        return cls._connect(path, "rw", clock, IDLE_CHECKPOINT_S, strict=False)
 
     @classmethod
     def open_reader(cls, path: Path, clock: Clock = system_clock) -> Journal:
@@ -210,26 +258,28 @@ class Journal:
         return cls._connect(path, "ro", clock, IDLE_CHECKPOINT_S)
 
     @classmethod
-    def _connect(cls, path: Path, mode: str, clock: Clock, idle_checkpoint: float) -> Journal:
+    def _connect(cls, path: Path, mode: str, clock: Clock, idle_checkpoint: float,
+                 strict: bool = True) -> Journal:
         uri = f"{path.absolute().as_uri()}?mode={mode}"
         try:
             db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5.0,
                                  check_same_thread=False)
         except sqlite3.Error as err:
-            raise JournalError(_describe(path, err)) from None
+            raise _error(path, err) from None
+        db.text_factory = _decode
         checkpointer = None if mode == "ro" else Checkpointer(uri, idle_checkpoint)
         journal = cls(db, path, clock, checkpointer)
         try:
-            journal._prepare(read_only=mode == "ro")
+            journal._prepare(read_only=mode == "ro", strict=strict)
         except sqlite3.Error as err:
             db.close()
-            raise JournalError(_describe(path, err)) from None
+            raise _error(path, err) from None
         except JournalError:
             db.close()
             raise
         return journal
 
-    def _prepare(self, read_only: bool = False) -> None:
+    def _prepare(self, read_only: bool = False, strict: bool = True) -> None:
         db = self._db
         if read_only:
             found = (db.execute("PRAGMA application_id").fetchone()[0],
@@ -245,9 +295,12 @@ class Journal:
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
         check = db.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok" and strict:
+            raise DamagedJournal(f"{self.path}: the journal is damaged ({check}); move the "
+                                 "file aside and the companion starts a new one", check)
         if check != "ok":
-            raise JournalError(f"{self.path}: the journal is damaged ({check}); move the file "
-                               "aside and the companion starts a new one")
+            self._report(Problem(None, f"SQLite finds the file damaged ({check}); what can "
+                                       "still be read and checked is used"))
         application_id = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
         tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
@@ -645,9 +698,45 @@ class Journal:
         except sqlite3.Error as err:
             raise JournalError(_describe(self.path, err)) from None
 
-    def wait_checkpointed(self, count: int = 1, timeout: float = 10.0) -> bool:
-        """Wait until ``count`` checkpoints have been made since opening (for tests)."""
-        return self._checkpointer is not None and self._checkpointer.wait_done(count, timeout)
+    def backup(self, target: Path) -> None:
+        """Write a consistent copy of the journal to ``target`` with SQLite's backup API
+        (what the write-ahead log holds included, a page never half-written), checked, then
+        moved into place: ``target`` is never a partial copy."""
+        self.settle()
+        partial = target.with_name(f".{target.name}.partial")
+        try:
+            with closing(sqlite3.connect(partial)) as copy:
+                self._db.backup(copy, pages=256)
+                copy.execute("PRAGMA journal_mode=DELETE")  # one file, nothing beside it
+                check = copy.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise JournalError(f"{target}: the copy does not check out ({check}); "
+                                   "try again")
+            with open(partial, "rb") as written:
+                os.fsync(written.fileno())
+            os.replace(partial, target)
+        except sqlite3.Error as err:
+            raise JournalError(_describe(target, err)) from None
+        finally:
+            partial.unlink(missing_ok=True)
+
+    def wait_checkpointed(self, timeout: float = 30.0) -> bool:
+        """Wait until all written so far is checkpointed into the main file (for tests)."""
+        return self._checkpointer is not None and self._checkpointer.wait_caught_up(timeout)
+
+
+def _decode(raw: bytes) -> str:
+    """Text as stored; a damaged byte becomes U+FFFD, so its row fails its hash check
+    instead of failing the whole query."""
+    return raw.decode("utf-8", "replace")
+
+
+def _error(path: Path, err: sqlite3.Error) -> JournalError:
+    """The error for a failed open: DamagedJournal when SQLite finds the file damaged."""
+    text = _describe(path, err)
+    if "is damaged" in text:
+        return DamagedJournal(text, str(err))
+    return JournalError(text)
 
 
 def _describe(path: Path, err: sqlite3.Error) -> str:

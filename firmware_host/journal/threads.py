@@ -92,8 +92,7 @@ class Checkpointer:
         self._written_at: float | None = None  # the last commit not yet checkpointed
         self._closing = False
         self._thread: threading.Thread | None = None
-        self.done = 0
-        """Checkpoints completed (tests wait on it)."""
+        self._running = False
 
     def wrote(self, ended: bool) -> None:
         """A commit is durable; ``ended``: it finished or abandoned a game."""
@@ -114,10 +113,11 @@ class Checkpointer:
             self._thread.join()
             self._thread = None
 
-    def wait_done(self, count: int, timeout: float) -> bool:
-        """Wait until ``count`` checkpoints are done (for tests and the backup)."""
+    def wait_caught_up(self, timeout: float) -> bool:
+        """Wait until every write so far has been checkpointed (for tests)."""
         with self._wake:
-            return self._wake.wait_for(lambda: self.done >= count, timeout)
+            return self._wake.wait_for(
+                lambda: self._written_at is None and not self._running, timeout)
 
     def _next(self) -> bool:
         """Wait for the next checkpoint to be due; False once closing."""
@@ -128,6 +128,7 @@ class Checkpointer:
                     if self._due or left <= 0:
                         self._due = False
                         self._written_at = None
+                        self._running = True
                         return True
                     self._wake.wait(left)
                 else:
@@ -145,7 +146,7 @@ class Checkpointer:
                 except sqlite3.Error as err:
                     log.warning("journal checkpoint failed (%s); the log keeps the actions", err)
                 with self._wake:
-                    self.done += 1
+                    self._running = False
                     self._wake.notify_all()
         finally:
             if db is not None:

@@ -123,3 +123,23 @@ def test_an_empty_journal_says_there_is_nothing_yet(
     assert exit_message(capsys, "--journal", str(path)) == (
         f"table-companion export: error: {path}: no finished game yet, so nothing to export\n"
     )
+
+
+def test_damaged_games_are_one_line_each_and_the_good_ones_are_exported(
+    journal_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+    db = sqlite3.connect(journal_path)
+    db.execute("UPDATE games SET setup = '{\"game\": ' WHERE id = 1")
+    db.execute("UPDATE results SET seat = 9 WHERE game_id = 2 AND seat = 2")
+    db.commit()
+    db.close()
+    assert main(["export", "--all", "--journal", str(journal_path)]) == 1
+    out, err = capsys.readouterr()
+    assert [line.split(",")[1] for line in out.splitlines()[1:]] == ["3", "3"]
+    assert err.splitlines() == [
+        f"table-companion export: {journal_path}: game #1: its setup is not readable (bad "
+        "JSON); left out of the results",
+        f"table-companion export: {journal_path}: game #2: its results name seats [0, 1, 9], "
+        "not one per player of 3; left out of the results",
+    ]

@@ -164,7 +164,7 @@ def test_the_main_file_alone_holds_every_finished_game(tmp_path: Path) -> None:
         game = new_game()
         journal.start(game)
         play(journal, game, "roll 2", "bank", "roll 6", "bank")
-        assert journal.wait_checkpointed(1)
+        assert journal.wait_checkpointed()
         shutil.copyfile(path, copy)  # the -wal is left behind, as `cp` of the file would
         game = new_game()
         journal.start(game)
@@ -179,7 +179,7 @@ def test_an_idle_journal_is_checkpointed(tmp_path: Path) -> None:
         game = new_game()
         journal.start(game)
         journal.apply(game, "roll 2")
-        assert journal.wait_checkpointed(1)
+        assert journal.wait_checkpointed()
         (path.parent / "copy.sqlite3").write_bytes(path.read_bytes())
         with Journal.open(path.parent / "copy.sqlite3") as alone:
             resumed = alone.resume()

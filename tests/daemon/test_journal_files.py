@@ -1,0 +1,158 @@
+"""A journal damaged as files get damaged: pages of the main file flipped or zeroed, the
+``-wal`` cut, flipped or lost after a checkpoint. Whatever the damage, the daemon's open
+never fails, no game comes back different from how it was played (a game is either whole
+and right, or named as lost), the game in progress resumes at most shortened, and export
+says one line per problem, never a traceback."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from journal_helpers import FakeClock, new_game, play, register_highdie
+
+from firmware_host.cli import main
+from firmware_host.journal import Journal, PlayedGame
+
+PAGE = 4096
+UNFINISHED = ["roll 4", "pass", "roll 2", "bank", "roll 3", "pass", "roll 1"]
+
+
+@pytest.fixture(autouse=True)
+def _highdie_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    register_highdie(monkeypatch)
+
+
+@pytest.fixture(scope="module")
+def original(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[PlayedGame]]:
+    """A night of 40 finished games (several pages), checkpointed, and a game in progress
+    whose actions are in the -wal alone: the files as a power cut would leave them."""
+    folder = tmp_path_factory.mktemp("original")
+    live, kept = folder / "live.sqlite3", folder / "j.sqlite3"
+    import games
+    games.REGISTRY["highdie"] = "test_core:HighDie"
+    with Journal.open(live, FakeClock()) as journal:
+        for index in range(40):
+            game = new_game(names=(f"Player {index}", "Ben", "Cy"))
+            journal.start(game)
+            play(journal, game, "roll 2", "bank", "roll 6", "bank")
+        assert journal.wait_checkpointed()
+        game = new_game(target=10)
+        journal.start(game)
+        play(journal, game, *UNFINISHED)
+        finished = journal.finished_games()
+        shutil.copyfile(live, kept)
+        shutil.copyfile(live.with_name("live.sqlite3-wal"), kept.with_name("j.sqlite3-wal"))
+    del games.REGISTRY["highdie"]
+    return kept, finished
+
+
+def case(original: tuple[Path, list[PlayedGame]], tmp_path: Path) -> Path:
+    path = tmp_path / "j.sqlite3"
+    shutil.copyfile(original[0], path)
+    shutil.copyfile(original[0].with_name("j.sqlite3-wal"), tmp_path / "j.sqlite3-wal")
+    return path
+
+
+def check(path: Path, finished: list[PlayedGame], capsys: pytest.CaptureFixture[str],
+          all_finished_kept: bool = False) -> None:
+    try:
+        status = main(["export", "--all", "--journal", str(path)])
+    except SystemExit as exit_:  # a one-line error
+        status = exit_.code
+    err = capsys.readouterr().err
+    assert status in (0, 1, 2)
+    assert all(line.startswith("table-companion export: ") for line in err.splitlines()), err
+    with Journal.open(path, FakeClock(), salvage=True) as journal:
+        resumed = journal.resume()
+        games = journal.finished_games()
+        problems = [str(p) for p in journal.problems]
+    by_id = {game.id: game for game in finished}
+    assert all(game == by_id[game.id] for game in games), "a game came back different"
+    if all_finished_kept:
+        assert games == finished
+    if resumed is not None:
+        assert [str(a) for a in resumed.history] == UNFINISHED[: len(resumed.history)]
+    lost = {game.id for game in finished} - {game.id for game in games}
+    named = " ".join(problems)
+    assert all(f"#{game_id}" in named or "not recovered" in named or "moved aside" in named
+               for game_id in lost), (lost, problems)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_flipped_bytes_in_the_main_file(
+    original: tuple[Path, list[PlayedGame]], tmp_path: Path, seed: int,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = case(original, tmp_path)
+    data = bytearray(path.read_bytes())
+    rng = random.Random(seed)
+    for _ in range(1 + seed % 3):
+        data[rng.randrange(100, len(data))] ^= 1 << rng.randrange(8)
+    path.write_bytes(bytes(data))
+    check(path, original[1], capsys)
+
+
+@pytest.mark.parametrize("page", [1, 2, 3, 5, 8, -1])
+def test_a_zeroed_page_of_the_main_file(
+    original: tuple[Path, list[PlayedGame]], tmp_path: Path, page: int,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = case(original, tmp_path)
+    data = bytearray(path.read_bytes())
+    pages = len(data) // PAGE
+    index = (page if page > 0 else pages) - 1
+    data[index * PAGE:(index + 1) * PAGE] = bytes(PAGE)
+    path.write_bytes(bytes(data))
+    check(path, original[1], capsys)
+
+
+@pytest.mark.parametrize("keep", [0.0, 0.1, 0.5, 0.9, 0.999])
+def test_a_cut_wal(original: tuple[Path, list[PlayedGame]], tmp_path: Path, keep: float,
+                   capsys: pytest.CaptureFixture[str]) -> None:
+    path = case(original, tmp_path)
+    wal = tmp_path / "j.sqlite3-wal"
+    data = wal.read_bytes()
+    wal.write_bytes(data[: int(len(data) * keep)])
+    check(path, original[1], capsys, all_finished_kept=True)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_flipped_wal(original: tuple[Path, list[PlayedGame]], tmp_path: Path, seed: int,
+                       capsys: pytest.CaptureFixture[str]) -> None:
+    path = case(original, tmp_path)
+    wal = tmp_path / "j.sqlite3-wal"
+    data = bytearray(wal.read_bytes())
+    rng = random.Random(seed)
+    data[rng.randrange(len(data)) if seed else 10] ^= 1 << rng.randrange(8)  # 0: its header
+    wal.write_bytes(bytes(data))
+    check(path, original[1], capsys, all_finished_kept=True)
+
+
+def test_a_wal_lost_after_a_checkpoint_keeps_every_finished_game(
+    original: tuple[Path, list[PlayedGame]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = case(original, tmp_path)
+    (tmp_path / "j.sqlite3-wal").unlink()
+    check(path, original[1], capsys, all_finished_kept=True)
+
+
+def test_salvage_keeps_the_damaged_file_and_says_where(
+    original: tuple[Path, list[PlayedGame]], tmp_path: Path
+) -> None:
+    path = case(original, tmp_path)
+    db = sqlite3.connect(path)  # fold the log in first, so the damage is what SQLite reads
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    data = bytearray(path.read_bytes())
+    data[-PAGE:] = bytes(PAGE)  # a leaf page: some games are lost, most are not
+    path.write_bytes(bytes(data))
+    with Journal.open(path, FakeClock(), salvage=True) as journal:
+        first = journal.problems[0]
+        kept = journal.finished_games()
+    assert first.game_id is None and "moved aside as j.sqlite3.damaged-" in first.text
+    assert 0 < len(kept) < len(original[1])
+    assert [p.name for p in tmp_path.iterdir() if ".damaged-" in p.name]
