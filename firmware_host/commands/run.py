@@ -39,7 +39,7 @@ from hardware.serial.bridge import serial_for_url
 
 # sysexits.h codes: each is a mistake that a restart would only repeat
 EXIT_CONFIG = 78  # EX_CONFIG: the config file is wrong
-EXIT_JOURNAL = 65  # EX_DATAERR: the journal is damaged, foreign or unwritable
+EXIT_JOURNAL = 65  # EX_DATAERR: the journal is foreign, newer or unwritable (not damaged)
 EXIT_HARDWARE = 69  # EX_UNAVAILABLE: no GPIO here, or no permission to use it
 
 log = logging.getLogger("table_companion")

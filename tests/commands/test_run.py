@@ -139,9 +139,9 @@ def test_a_stream_that_is_not_the_journals_gets_no_prefixes(
 def test_an_unusable_journal_exits_with_its_own_status(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "journal.sqlite3").write_bytes(b"not sqlite" * 100)
+    (tmp_path / "journal.sqlite3").mkdir()  # a damaged file would be moved aside: not this
     assert main(["run", "--mock", "--config", str(write_config(tmp_path))]) == EXIT_JOURNAL
-    assert "the journal is damaged (file is not a database)" in capsys.readouterr().err
+    assert "cannot open the journal (unable to open database file)" in capsys.readouterr().err
 
 
 def test_without_gpio_the_error_names_the_fix(
