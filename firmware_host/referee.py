@@ -429,7 +429,7 @@ class Referee:
         self.rolling = None
         if self.recogniser is not None and self.game is not None:
             self.fixes = tuple(self.recogniser.review(self.game).fixes)
-        self._say(reason)
+        self._refuse(reason)
 
     def _attach(self, game: GameState[Any]) -> None:
         self.game = game
@@ -529,15 +529,21 @@ class Referee:
         def over() -> bool:
             return self.game is not None and self.game.is_over
 
+        def end_game() -> None:
+            """A game that is over leads to the next; one in play is abandoned, if confirmed."""
+            if over():
+                back()
+                self._open_new_game()
+            else:
+                self._ask("Abandon this game?", self._abandon)
+
         menu.entries = [
             Entry(lambda: "Back to the game" if self.game else "Back to the game choice", back),
             entry("Undo last action", self._ask_undo, self._why_no_undo),
             entry("Enter dice by hand", _chain(back, self._open_dice_entry), self._why_no_dice),
             entry("Standings", self._show_standings),
             entry("Settings", self._open_settings),
-            Entry(lambda: "Next game" if over() else "Abandon game",
-                  lambda: _chain(back, self._open_new_game)() if over()
-                  else ask("Abandon this game?", self._abandon)(),
+            Entry(lambda: "Next game" if over() else "Abandon game", end_game,
                   unavailable=lambda: None if self.game else "no game is being played"),
             entry("Shut down", ask("Shut down?", self._shut_down)),
         ]
