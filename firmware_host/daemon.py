@@ -20,7 +20,16 @@ from typing import Any
 
 from firmware_host.config import Config
 from firmware_host.journal import Journal
-from firmware_host.loop import Clock, Controller, DeviceLane, EventQueue, Loop, Poller
+from firmware_host.loop import (
+    POLL_INTERVAL,
+    Clock,
+    Controller,
+    DeviceLane,
+    EventQueue,
+    Loop,
+    Poller,
+    every,
+)
 from firmware_host.notify import Notifier
 from firmware_host.referee import Occupancy, Referee
 from firmware_host.sensing import recogniser_for
@@ -84,8 +93,9 @@ def open_inputs(pins: PinMap, factory: PinFactory, emit: Emit, resources: ExitSt
                 clock: Clock = time.monotonic, rng: random.Random | None = None,
                 start_empty: bool = True) -> InputSet:
     """The dice button, controls and board sensors of ``pins``, closed with ``resources``.
-    None of them starts a thread; the loop polls them. ``start_empty``: the board should be
-    bare at the first scan (no game to resume), so a piece sensed then is a stuck switch."""
+    None of them starts a thread; their edges wake the loop, which then reads them.
+    ``start_empty``: the board should be bare at the first scan (no game to resume), so a
+    piece sensed then is a stuck switch."""
     inputs = InputSet(pins, factory, emit, ticks=clock, rng=rng, start_empty=start_empty)
     resources.callback(inputs.close)
     return inputs
@@ -134,15 +144,13 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
         events.put(DeviceStatus("journal", True, f"journal damage: game {named} set aside, "
                                                  "see the log"))
 
-    def poll_inputs(now: float) -> None:
-        if serial_board is None:
-            inputs.poll()
-        else:  # the serial device scans the board; the matrix pins are left alone
-            inputs.dice.poll()
-            inputs.controls.poll()
+    def poll_inputs(now: float) -> float | None:
+        # with a serial board the device scans it; the matrix pins are left alone
+        return inputs.poll(board=serial_board is None)
 
-    serial_pollers = [] if bridge is None else [bridge.poll]
-    sound_pollers = [] if buzzer is None else [buzzer.poll]  # notes timed by the loop's polls
+    serial_pollers = [] if bridge is None else [every(POLL_INTERVAL, bridge.poll)]
+    # notes are timed by polls: only a map with a buzzer wakes the loop every 5 ms
+    sound_pollers = [] if buzzer is None else [every(POLL_INTERVAL, buzzer.poll)]
     loop = Loop(controller, screen, notifier, events=events, clock=clock,
                 pollers=[poll_inputs, *serial_pollers, *sound_pollers, *pollers], lanes=[lane])
     return Daemon(loop, inputs, journal, bridge)

@@ -12,9 +12,12 @@ and taken only when no table event waits, and for no more than half the loop's t
 buttons and board events keep their place and their polls behind a flood; the device's
 bridge reads no more than the lane has room for.
 
-Time comes from an injected monotonic clock and waiting is ``get(timeout=...)`` on the
-queue, computed from the next deadline (the next driver poll, the next watchdog ping), so
-tests drive the loop with a fake clock and a scripted queue and never sleep.
+Nothing is polled for its own sake. Time comes from an injected monotonic clock and waiting
+is ``get(timeout=...)`` on the queue, computed from the next timer something asked for (a
+poller's next reading, the controller's next animation frame, the watchdog's ping); with no
+timer running the loop sleeps on the queue until an event comes. An input's edge callback
+puts :class:`~hardware.events.InputEdge` there, and the loop answers it by running every
+poller at once. Tests drive the loop with a fake clock and a scripted queue and never sleep.
 
 The seam for the referee: it is a :class:`Controller`. ``handle`` applies an event (a game
 action goes through :meth:`firmware_host.journal.Journal.apply`, which commits before it
@@ -23,6 +26,7 @@ returns); ``frame`` is called after it, so the screen never shows an uncommitted
 
 from __future__ import annotations
 
+import math
 import queue
 import signal
 import time
@@ -36,13 +40,25 @@ from PIL import Image
 
 from firmware_host.notify import Notifier
 from hardware.display.protocol import Display
-from hardware.events import Event
+from hardware.events import Event, InputEdge
 
 Clock = Callable[[], float]
-Poller = Callable[[float], None]
-"""Called with the clock's time every poll interval: button and matrix reads, display retry."""
+Poller = Callable[[float], float | None]
+"""Called with the clock's time when it asked to be, and whenever an input's edge wakes the
+loop; returns when it must be called next (None: not before the next edge)."""
 
-POLL_INTERVAL = 0.005  # seconds; buttons debounce over several reads, so 5 ms keeps them quick
+POLL_INTERVAL = 0.005  # seconds, for a source that cannot wake the loop (a serial port)
+
+
+def every(interval: float, poll: Callable[[float], None]) -> Poller:
+    """``poll`` as a :data:`Poller` called every ``interval`` seconds: for a source that has
+    no way to wake the loop."""
+
+    def poller(now: float) -> float:
+        poll(now)
+        return now + interval
+
+    return poller
 
 
 class Controller(Protocol):
@@ -51,13 +67,14 @@ class Controller(Protocol):
     def handle(self, event: Event) -> None:
         """Act on one event; an illegal move is a message on screen, never an exception."""
 
-    def tick(self, now: float) -> None:
-        """Time passed (called after each round of polling): move animations on."""
+    def tick(self, now: float) -> float | None:
+        """Time passed (called each time the loop wakes): move animations on; return when
+        the next change is due (None: nothing is running)."""
 
     def frame(self) -> Image.Image | None:
         """The screen as it should look now (None: unchanged since the last call).
 
-        Called after every event and after every round of polling, so it must be cheap when
+        Called after every event and each time the loop wakes, so it must be cheap when
         nothing changed."""
 
 
@@ -112,7 +129,6 @@ class Loop:
         events: EventQueue | None = None,
         clock: Clock = time.monotonic,
         pollers: Sequence[Poller] = (),
-        poll_interval: float = POLL_INTERVAL,
         lanes: Sequence[DeviceLane] = (),
     ) -> None:
         self.controller = controller
@@ -121,11 +137,11 @@ class Loop:
         self.events: EventQueue = events if events is not None else queue.SimpleQueue()
         self.clock = clock
         self.pollers = tuple(pollers)
-        self.poll_interval = poll_interval
         self.lanes = tuple(lanes)
         self.handled = 0
         self._stopping = False
-        self._next_poll = 0.0
+        self._due: list[float | None] = [-math.inf] * len(self.pollers)
+        self._next_tick: float | None = -math.inf
         self._next_ping = 0.0
         self._lanes_free = 0.0  # when a device's event may be handled next
 
@@ -141,7 +157,7 @@ class Loop:
     def run(self) -> None:
         """Poll once, show the first frame, report READY, then take events until stopped."""
         now = self.clock()
-        self._poll(now)
+        self._wake(now)
         self._show()
         self.notifier.ready()
         self._next_ping = now
@@ -153,14 +169,13 @@ class Loop:
 
     def _step(self) -> None:
         now = self.clock()
-        if self.pollers and now >= self._next_poll:
-            self._poll(now)
-            self._show()  # a poller may have moved an animation on
+        if self._wake(now):
+            self._show()  # a poller or the controller's timer may have changed the screen
         interval = self.notifier.watchdog_interval
         if interval is not None and now >= self._next_ping:
             self.notifier.watchdog()
             self._next_ping = now + interval
-        deadlines = [self._next_poll] if self.pollers else []
+        deadlines = [due for due in (*self._due, self._next_tick) if due is not None]
         if interval is not None:
             deadlines.append(self._next_ping)
         if any(self.lanes):  # a device's event waits, behind any table event
@@ -173,12 +188,15 @@ class Loop:
             return
         if event is None or self._stopping:
             return
+        if isinstance(event, InputEdge):
+            self._due = [-math.inf] * len(self.pollers)  # read the inputs at the next step
+            return
         self._handle(event)
 
     def _take_from_lanes(self) -> None:
         """Handle one device event, if one waits and the devices' share of time allows."""
         start = self.clock()
-        poll_due = bool(self.pollers) and start >= self._next_poll  # the buttons come first
+        poll_due = any(due is not None and start >= due for due in self._due)  # buttons first
         if poll_due or start < self._lanes_free or self._stopping:
             return
         event = next((e for lane in self.lanes if (e := lane.take()) is not None), None)
@@ -192,12 +210,22 @@ class Loop:
         self.controller.handle(event)
         self.handled += 1
         self._show()
+        # after the frame is out: the event may have started an animation, and the
+        # controller may use the pause for work the next event would otherwise wait for
+        self._next_tick = self.controller.tick(self.clock())
+        self._show()
 
-    def _poll(self, now: float) -> None:
-        for poll in self.pollers:
-            poll(now)
-        self.controller.tick(now)
-        self._next_poll = now + self.poll_interval
+    def _wake(self, now: float) -> bool:
+        """Run the pollers and the controller's timer that are due; whether any ran."""
+        ran = False
+        for index, (poll, due) in enumerate(zip(self.pollers, self._due, strict=True)):
+            if due is not None and now >= due:
+                self._due[index] = poll(now)
+                ran = True
+        if self._next_tick is not None and now >= self._next_tick:
+            self._next_tick = self.controller.tick(now)
+            ran = True
+        return ran
 
     def _show(self) -> None:
         image = self.controller.frame()

@@ -173,8 +173,9 @@ class Referee:
         self._dirty = True
         self._long_line = len(self._highlighted() or "") > ROW_CHARS
 
-    def tick(self, now: float) -> None:
-        """Show the next face of a tumbling roll, or scroll a long menu line, when due.
+    def tick(self, now: float) -> float | None:
+        """Show the next face of a tumbling roll, or scroll a long menu line, when due;
+        return when the next of them is due (None: nothing moves on by itself).
 
         The loop ticks once the frame after an event is shown, before it waits for the next:
         the moment to build Dalmatian's advisor tables for a starting total just shown
@@ -182,13 +183,23 @@ class Referee:
         if self.hint and isinstance(self.game, Dalmatian):
             self.game.prepare_advice()
         self._scroll_menu(now)
+        return min((due for due in (self._tumble_on(now), self._next_scroll) if due is not None),
+                   default=None)
+
+    def _tumble_on(self, now: float) -> float | None:
+        """The next face of a tumbling roll when due; when the one after is due."""
         if self.rolling is None and not self._tumble:
-            return
+            return None
         if self._next_tumble is not None and now < self._next_tumble:
-            return
+            return self._next_tumble
         self.rolling = self._tumble.pop(0) if self._tumble else None
         self._next_tumble = now + TUMBLE_FRAME_S
         self._dirty = True
+        return self._next_tumble
+        self.rolling = self._tumble.pop(0) if self._tumble else None
+        self._next_tumble = now + TUMBLE_FRAME_S
+        self._dirty = True
+        return self._next_tumble
 
     def _scroll_menu(self, now: float) -> None:
         """Move a highlighted line too long for its row (a menu entry, a game's choice) on

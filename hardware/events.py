@@ -72,6 +72,15 @@ class CellFault:
 
 
 @dataclass(frozen=True)
+class InputEdge:
+    """A watched input pin changed level: the loop reads the inputs now.
+
+    Edge callbacks (lgpio's alert thread on a Pi, the driving thread on mock pins) only put
+    this on the queue, so every pin read and every debounce decision happens on the loop's
+    thread. The loop takes it itself; controllers never see it."""
+
+
+@dataclass(frozen=True)
 class DeviceStatus:
     """A device came, went or failed; ``message`` is one line for the screen and the log."""
 
@@ -88,6 +97,7 @@ Event = (
     | CellChanged
     | CellFault
     | DeviceStatus
+    | InputEdge
 )
 
 

@@ -25,7 +25,7 @@ from firmware_host.commands import Subparsers, add_command
 from firmware_host.config import Config, ConfigError, load
 from firmware_host.daemon import assemble, open_journal
 from firmware_host.journal import JournalError
-from firmware_host.loop import Poller, stop_on_signals
+from firmware_host.loop import Poller, every, stop_on_signals
 from firmware_host.notify import Notifier
 from hardware.display.emulators import TerminalView
 from hardware.display.factory import i2c_probe, open_oled
@@ -144,6 +144,9 @@ class _NoScreen:
         pass
 
 
+OLED_CHECK_S = 1.0  # how often a missing OLED's retry schedule is looked at
+
+
 def open_screen(config: Config, mock: bool, emit: Emit) -> tuple[Display, list[Poller]]:
     """The screen and what must be polled for it: the OLED (reopened whenever it drops off
     the bus, meanwhile the terminal if there is one) or, emulated, the terminal alone."""
@@ -155,4 +158,4 @@ def open_screen(config: Config, mock: bool, emit: Emit) -> tuple[Display, list[P
     screen = FallbackDisplay(partial(open_oled, panel), fallback, emit, name=panel.describe(),
                              probe=i2c_probe(panel))
     screen.tick(time.monotonic())
-    return screen, [screen.tick]
+    return screen, [every(OLED_CHECK_S, screen.tick)]

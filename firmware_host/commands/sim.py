@@ -32,7 +32,7 @@ from firmware_host.config import Config, SerialConfig, load
 from firmware_host.daemon import assemble, journal_state, open_journal, resume
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal
-from firmware_host.loop import stop_on_signals
+from firmware_host.loop import POLL_INTERVAL, every, stop_on_signals
 from firmware_host.sensing import Square, recogniser_for
 from firmware_host.sim import scenario as scenarios
 from firmware_host.sim.keys import Keyboard
@@ -143,7 +143,8 @@ def interactive(config: Config, journal: Journal, factory: PinFactory, resources
     keyboard.changed = screen.redraw_footer
     daemon = assemble(config, journal, factory, screen, resources, events=events,
                       rng=None if seed is None else random.Random(seed),
-                      pollers=[keyboard.poll, screen.poll], serial_opener=serial_opener)
+                      pollers=[every(POLL_INTERVAL, keyboard.poll), every(POLL_INTERVAL, screen.poll)],
+                      serial_opener=serial_opener)
     keyboard.quit = daemon.loop.stop
     resized = signal.signal(signal.SIGWINCH, screen.resized)
     resources.callback(signal.signal, signal.SIGWINCH, resized)

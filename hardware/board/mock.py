@@ -3,7 +3,8 @@
 Put a magnet on a cell and its column reads low while its row is driven low, exactly as the
 real matrix of :mod:`hardware.board.matrix` behaves. Build the board on the factory *before* the
 :class:`~hardware.board.matrix.ReedMatrix` that uses the same pins: the column pins must be this
-module's kind, and gpiozero hands an existing pin to whoever asks next.
+module's kind, and gpiozero hands an existing pin to whoever asks next. Moving a magnet fires
+a column pin's edge callback when it changes that column's level, as a real board does.
 
 With ``diodes=False`` the board behaves like one built without its diodes: current flows
 back through any closed switch, so a column reads low whenever closed switches link it to the
@@ -13,10 +14,13 @@ make the fourth corner read occupied too (ghosting).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPin
+from gpiozero.pins.pi import PiPin
 
 
 class _ColumnPin(MockPin):  # type: ignore[misc]  # gpiozero is untyped
@@ -31,6 +35,13 @@ class _ColumnPin(MockPin):  # type: ignore[misc]  # gpiozero is untyped
         if self._function == "input" and self.board.pulls_low(self.col):
             return False
         return super()._get_state()
+
+    def changed_from(self, level: bool) -> None:
+        """Fire the edge callback, as a real pin would, if the board moved the level."""
+        now = bool(self._get_state())
+        if now != level and self._when_changed is not None \
+                and self._edges in ("both", "rising" if now else "falling"):
+            PiPin._call_when_changed(self, time.monotonic(), now)
 
 
 class MockBoard:
@@ -52,19 +63,22 @@ class MockBoard:
     def place(self, row: int, col: int) -> None:
         """Put a magnet (a piece) on the cell."""
         self._check(row, col)
-        self.magnets.add((row, col))
+        with self._edges():
+            self.magnets.add((row, col))
 
     def lift(self, row: int, col: int) -> None:
         """Take the magnet off the cell (nothing happens if there was none)."""
         self._check(row, col)
-        self.magnets.discard((row, col))
+        with self._edges():
+            self.magnets.discard((row, col))
 
     def set(self, cells: Iterable[tuple[int, int]]) -> None:
         """Replace every magnet on the board."""
         cells = set(cells)
         for cell in cells:
             self._check(*cell)
-        self.magnets = cells
+        with self._edges():
+            self.magnets = cells
 
     def pulls_low(self, col: int) -> bool:
         """Whether some driven-low row reaches column ``col`` through closed switches."""
@@ -79,6 +93,14 @@ class MockBoard:
             frontier = {r for r, c in self.magnets if c in cols} - seen_rows
             seen_rows |= frontier
         return col in reached_cols
+
+    @contextmanager
+    def _edges(self) -> Iterator[None]:
+        """Column edges for what the magnets changed under the rows driven now."""
+        levels = [bool(pin.state) for pin in self._cols]
+        yield
+        for pin, level in zip(self._cols, levels, strict=True):
+            pin.changed_from(level)
 
     def _driven_low(self, row: int) -> bool:
         pin = self._rows[row]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from hardware.controls.push_button import DEBOUNCE_S, DebouncedButton
 from hardware.events import Control, ControlHeld, DiceRolled
@@ -50,7 +51,8 @@ class DiceButton:
 
     def __init__(self, pin: int, factory: PinFactory, emit: Emit, *, ticks: Ticks = time.monotonic,
                  count: int = 2, rng: random.Random | None = None,
-                 hold_time: float | None = HOLD_S, debounce: float = DEBOUNCE_S) -> None:
+                 hold_time: float | None = HOLD_S, debounce: float = DEBOUNCE_S,
+                 waker: Callable[[], None] | None = None) -> None:
         self.count = count
         self._emit = emit
         self._ticks = ticks
@@ -58,7 +60,7 @@ class DiceButton:
         self._button = DebouncedButton(
             pin, factory, ticks(), name="dice button", on_press=self._roll,
             on_hold=None if hold_time is None else self._hold, hold_time=hold_time,
-            debounce=debounce)
+            debounce=debounce, waker=waker)
 
     def roll(self) -> tuple[int, ...]:
         """Throw :attr:`count` dice (without emitting anything)."""
@@ -68,8 +70,9 @@ class DiceButton:
         """The animation frames for a throw that landed on ``final``."""
         return tumble_frames(final, self._rng)
 
-    def poll(self) -> None:
-        self._button.poll(self._ticks())
+    def poll(self) -> float | None:
+        """Read the button; when it must be read again (None: at its next edge)."""
+        return self._button.poll(self._ticks())
 
     def close(self) -> None:
         self._button.close()

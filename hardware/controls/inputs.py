@@ -1,9 +1,12 @@
 """Every GPIO input of a pin map, built on one pin factory: what the daemon and the
-self-test poll.
+self-test read.
 
-One :meth:`InputSet.poll` reads the dice button and the control buttons once and scans the
-matrix once; call it every few milliseconds (the buttons debounce over 20 ms, the matrix
-over three scans). The encoder reports by itself from edge callbacks.
+The buttons' and the matrix's edge callbacks share one :class:`~hardware.pins.edges.Waker`,
+which puts an :class:`~hardware.events.InputEdge` on the queue; the loop answers with
+:meth:`InputSet.poll`, which reads what is needed and says when it must be called again
+(a debounce or hold time running, a change settling on the board). With nothing touched
+and no piece on the board, no pin is read at all. The encoder reports by itself from its
+edge callbacks.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from hardware.controls.dice_button import HOLD_S, DiceButton
 from hardware.controls.menu_controls import Controls
 from hardware.events import Control
 from hardware.pins.driver_types import Emit, PinFactory, Ticks
+from hardware.pins.edges import Waker, earliest
 from hardware.wiring.pinmap import PinMap
 
 
@@ -30,22 +34,26 @@ class InputSet:
                  hold_times: Mapping[Control, float] | None = None,
                  start_empty: bool = True) -> None:
         self.pin_map = pin_map
+        self.waker = Waker(emit)
         with ExitStack() as undo:  # a failure closes what was already built
             self.dice = DiceButton(pin_map.dice, factory, emit, ticks=ticks, rng=rng,
-                                   hold_time=dice_hold_time)
+                                   hold_time=dice_hold_time, waker=self.waker)
             undo.callback(self.dice.close)
             self.controls = Controls(pin_map.buttons, factory, emit, encoder=pin_map.encoder,
-                                     ticks=ticks, hold_times=hold_times)
+                                     ticks=ticks, hold_times=hold_times, waker=self.waker)
             undo.callback(self.controls.close)
             self.matrix = ReedMatrix(pin_map.matrix.rows, pin_map.matrix.cols, factory, emit,
-                                     ticks=ticks, start_empty=start_empty)
+                                     ticks=ticks, start_empty=start_empty,
+                                     settle=pin_map.matrix.settle,
+                                     waker=self.waker)
             undo.pop_all()
 
-    def poll(self) -> None:
-        """Read every button once and scan the matrix once."""
-        self.dice.poll()
-        self.controls.poll()
-        self.matrix.scan()
+    def poll(self, *, board: bool = True) -> float | None:
+        """Read the buttons and scan the matrix (unless ``board`` is False: another device
+        reads the board); when to call again (None: at the next edge)."""
+        self.waker.take()
+        return earliest((self.dice.poll(), self.controls.poll(),
+                         self.matrix.poll() if board else None))
 
     def close(self) -> None:
         self.dice.close()

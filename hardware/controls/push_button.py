@@ -1,10 +1,11 @@
 """One push button between a GPIO pin and ground, debounced and timed by explicit polls.
 
 gpiozero's ``Button`` starts a hold thread per button that wakes ten times a second, and its
-mock ignores ``bounce_time``. This button is a plain ``InputDevice`` (pull-up, no edge
-callbacks, no thread) read by :meth:`DebouncedButton.poll`, which the daemon calls every few
-milliseconds with the time from its injected clock. A press that lasts less than the
-debounce time is a bounce, so sampling at least that often loses nothing real.
+mock ignores ``bounce_time``. This button is a plain ``InputDevice`` (pull-up, no thread) read
+by :meth:`DebouncedButton.poll` with the time from the daemon's injected clock. Given a
+``waker``, its pin's edge callback calls it (and does nothing else) and :meth:`poll` says when
+it must be read again, so an untouched button is never read; an edge since the last poll
+restarts the debounce even when the level read is back where it was.
 
 A button without a hold time acts as soon as its press settles. A button with a hold time
 must tell a click from a long press, so it acts on release (click) or when the hold time is
@@ -30,7 +31,7 @@ class DebouncedButton:
 
     def __init__(self, pin: int, factory: PinFactory, now: float, *, name: str, on_press: Action,
                  on_hold: Action | None = None, hold_time: float | None = None,
-                 debounce: float = DEBOUNCE_S) -> None:
+                 debounce: float = DEBOUNCE_S, waker: Action | None = None) -> None:
         if (on_hold is None) != (hold_time is None):
             raise ValueError(f"{name}: give both on_hold and hold_time, or neither")
         self.name = name
@@ -45,13 +46,20 @@ class DebouncedButton:
         self._level_since = now  # when the latest reading began
         self._pressed = self._level  # the settled state
         self._spent = self._level  # this press has done its action (or began before us)
+        self._edged = False  # an edge came since the last poll
+        self._waker = waker
+        if waker is not None:
+            self._device.pin.edges = "both"
+            self._device.pin.when_changed = self._edge
 
-    def poll(self, now: float) -> None:
-        """Read the pin once and act on any change that has been stable for the debounce."""
+    def poll(self, now: float) -> float | None:
+        """Read the pin once and act on any change that has been stable for the debounce;
+        return when it must be read again (None: not until an edge)."""
+        edged, self._edged = self._edged, False
         level = bool(self._device.is_active)
-        if level != self._level:
+        if edged or level != self._level:
             self._level, self._level_since = level, now
-        if level != self._pressed and now - self._level_since >= self._debounce:
+        if level != self._pressed and now >= self._level_since + self._debounce:
             self._pressed = level
             if level:
                 self._spent = self._hold_time is None
@@ -61,9 +69,19 @@ class DebouncedButton:
                 self._spent = True
                 self._on_press()
         if (self._pressed and not self._spent and self._hold_time is not None
-                and self._on_hold is not None and now - self._level_since >= self._hold_time):
+                and self._on_hold is not None and now >= self._level_since + self._hold_time):
             self._spent = True
             self._on_hold()
+        if level != self._pressed:
+            return self._level_since + self._debounce
+        if self._pressed and not self._spent and self._hold_time is not None:
+            return self._level_since + self._hold_time
+        return None
+
+    def _edge(self, _ticks: object, _level: bool) -> None:
+        self._edged = True
+        assert self._waker is not None
+        self._waker()
 
     @property
     def is_pressed(self) -> bool:

@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from hardware.board.matrix import MAX_SIZE, cell_name, column_letter
+from hardware.board.matrix import MAX_SIZE, SETTLE_S, cell_name, column_letter
 from hardware.errors import WiringError
 from hardware.events import Control
 from hardware.tomlfile import TomlFileError, read_text
@@ -32,6 +32,7 @@ CONTROL_KEYS = {"up": Control.UP, "down": Control.DOWN, "select": Control.SELECT
                 "back": Control.BACK}
 HOLDS = (Control.HOLD1, Control.HOLD2, Control.HOLD3, Control.HOLD4, Control.HOLD5)
 LAYOUTS = ("grid", "track")
+SETTLE_MS_RANGE = (10, 500)  # below 10 ms a reed bounce passes; above 0.5 s a move feels late
 I2C1 = {"SDA": 2, "SCL": 3}
 SPI0 = {"MOSI": 10, "MISO": 9, "SCLK": 11, "CE0": 8, "CE1": 7}
 
@@ -75,6 +76,7 @@ class MatrixPins:
     rows: tuple[int, ...]
     cols: tuple[int, ...]
     layout: str = "grid"  # "grid": cells A1..; "track": boxes 1-12 in row order
+    settle: float = SETTLE_S  # seconds a cell's reading must hold before it counts
 
     def label(self, row: int, col: int) -> str:
         """What the builder and the player call the cell: "B3", or "box 7" on a track."""
@@ -212,7 +214,7 @@ def parse_pin_map(data: Mapping[str, Any], name: str) -> PinMap:
     dice = reader.table(data, "dice", {"button"})
     controls = reader.table(data, "controls", {"encoder", *CONTROL_KEYS})
     holds = reader.table(data, "holds", {"pins"}, required=False)
-    matrix = reader.table(data, "matrix", {"layout", "rows", "columns"})
+    matrix = reader.table(data, "matrix", {"layout", "rows", "columns", "settle_ms"})
     display = reader.table(data, "display", {"bus", "chip_select", "dc", "reset"})
     sound = reader.table(data, "sound", {"buzzer", "kind"}, required=False)
     encoder = reader.pins(controls, "controls.encoder", 2, 2) if "encoder" in controls else None
@@ -230,6 +232,12 @@ def parse_pin_map(data: Mapping[str, Any], name: str) -> PinMap:
     if layout == "track" and len(rows) * len(cols) != TRACK_BOXES:
         raise WiringError(f"pin map {name}: a track has {TRACK_BOXES} boxes, so rows x columns "
                           f"must be {TRACK_BOXES} (e.g. 3 x 4), not {len(rows)} x {len(cols)}")
+    settle_ms = matrix.get("settle_ms", round(SETTLE_S * 1000))
+    if (not isinstance(settle_ms, int) or isinstance(settle_ms, bool)
+            or not SETTLE_MS_RANGE[0] <= settle_ms <= SETTLE_MS_RANGE[1]):
+        raise WiringError(f"pin map {name}: matrix.settle_ms is how long a reed switch must "
+                          f"read the same before it counts: a whole number of milliseconds "
+                          f"from {SETTLE_MS_RANGE[0]} to {SETTLE_MS_RANGE[1]}, not {settle_ms!r}")
     bus = reader.choice(display, "display.bus", ("i2c", "spi"), "i2c")
     if bus == "spi":
         wiring = DisplayPins("spi", reader.choice(display, "display.chip_select", (0, 1), 0),
@@ -244,7 +252,8 @@ def parse_pin_map(data: Mapping[str, Any], name: str) -> PinMap:
     kind = reader.choice(sound, "sound.kind", BUZZER_KINDS, "passive")
     return PinMap(name, reader.text(data, "title"), reader.pin(dice, "dice.button"), buttons,
                   None if encoder is None else (encoder[0], encoder[1]),
-                  MatrixPins(rows, cols, str(layout)), wiring, buzzer, str(kind))
+                  MatrixPins(rows, cols, str(layout), settle_ms / 1000), wiring, buzzer,
+                  str(kind))
 
 
 def _read_with_bases(name: str, chain: list[str]) -> dict[str, Any]:

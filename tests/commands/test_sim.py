@@ -48,6 +48,7 @@ from hardware.events import (
     Event,
 )
 from hardware.pins.clock import ManualClock
+from hardware.pins.edges import WAKE
 from hardware.wiring.pinmap import load_pin_map
 
 
@@ -332,7 +333,7 @@ class KeyRig:
             self.keyboard.poll(self.clock())
             self.inputs.poll()
             self.clock.advance(0.005)
-        return self.events[seen:]
+        return [event for event in self.events[seen:] if event != WAKE]
 
 
 def test_keys_press_the_buttons_turn_the_knob_and_place_magnets() -> None:

@@ -31,7 +31,7 @@ from firmware_host.cli import main
 from firmware_host.config import Config, GameConfig
 from firmware_host.daemon import assemble
 from firmware_host.journal import Journal
-from firmware_host.loop import Loop
+from firmware_host.loop import POLL_INTERVAL, Loop, every
 from firmware_host.referee import Referee
 from firmware_host.sim import scenario as scenarios
 from firmware_host.sim.runner import ScriptedTime, play
@@ -384,7 +384,8 @@ def evening(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
             resources.callback(factory.close)
             journal = resources.enter_context(Journal.open(path))
             daemon = assemble(config, journal, factory, screen, resources, events=events,
-                              clock=clock, rng=random.Random(seed), pollers=[player.poll])
+                              clock=clock, rng=random.Random(seed),
+                              pollers=[every(POLL_INTERVAL, player.poll)])
             referee = daemon.loop.controller
             assert isinstance(referee, Referee)
             player.loop, player.referee = daemon.loop, referee

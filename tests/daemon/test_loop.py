@@ -20,6 +20,7 @@ from hardware.events import (
     ControlPressed,
     DiceRolled,
     Event,
+    InputEdge,
     describe,
 )
 
@@ -83,14 +84,16 @@ class RecordingController:
     log: list[str] = field(default_factory=list)
     ticks: list[float] = field(default_factory=list)
     on_handle: Callable[[Event], None] | None = None
+    on_tick: Callable[[float], float | None] | None = None
 
     def handle(self, event: Event) -> None:
         self.log.append(f"handle {describe(event)}")
         if self.on_handle is not None:
             self.on_handle(event)
 
-    def tick(self, now: float) -> None:
+    def tick(self, now: float) -> float | None:
         self.ticks.append(now)
+        return self.on_tick(now) if self.on_tick is not None else None
 
     def frame(self) -> Image.Image | None:
         self.log.append("frame")
@@ -153,21 +156,46 @@ def test_without_pollers_or_watchdog_the_loop_waits_without_a_timeout() -> None:
     assert events.timeouts == [None, None]
 
 
-def test_pollers_run_every_interval_and_what_they_emit_is_handled() -> None:
+def test_pollers_run_when_they_ask_and_what_they_emit_is_handled() -> None:
     polls: list[float] = []
 
-    def poll(now: float) -> None:
+    def poll(now: float) -> float:
         polls.append(now)
         if len(polls) == 3:
             loop.emit(ControlPressed(Control.BACK))
+        return now + 0.25
 
-    loop, controller, _, _ = make_loop([(101.25, lambda: loop.stop())],
-                                       pollers=[poll], poll_interval=0.25)
+    loop, controller, _, events = make_loop([(101.25, lambda: loop.stop())], pollers=[poll])
     loop.run()
     assert polls == [100.0, 100.25, 100.5, 100.75, 101.0]
-    assert controller.ticks == polls  # time reaches the controller after every round
+    assert controller.ticks == [100.0, 100.5]  # at the start and after the event
     assert "handle ControlPressed control=back" in controller.log
-    assert controller.log.count("frame") == 1 + len(polls)  # each round may have animated
+    assert controller.log.count("frame") == 1 + 4 + 1  # the start, each round, the event
+    assert events.timeouts[:2] == [0.25, 0.25]
+
+
+def test_an_idle_loop_waits_on_its_queue_without_a_timeout_and_edges_wake_the_pollers() -> None:
+    polls: list[float] = []
+
+    def poll(now: float) -> float | None:
+        polls.append(now)
+        return now + 0.02 if len(polls) == 2 else None  # one more read, then rest
+
+    loop, controller, _, events = make_loop([(103.0, InputEdge()), (107.0, InputEdge()),
+                                             (109.0, lambda: loop.stop())], pollers=[poll])
+    loop.run()
+    assert polls == [100.0, 103.0, 103.02, 107.0]
+    assert events.timeouts == [None, pytest.approx(0.02), None, None]
+    assert loop.handled == 0 and not any("InputEdge" in line for line in controller.log)
+
+
+def test_the_controllers_timer_sets_the_wait() -> None:
+    loop, controller, _, events = make_loop([(100.5, lambda: loop.stop())])
+    due = iter([100.1, 100.3, None])
+    controller.on_tick = lambda now: next(due)
+    loop.run()
+    assert controller.ticks == [100.0, 100.1, 100.3]
+    assert events.timeouts[:3] == [pytest.approx(0.1), pytest.approx(0.2), None]
 
 
 def test_a_stop_in_the_middle_of_an_event_finishes_that_event_only() -> None:

@@ -443,7 +443,7 @@ def test_magnets_on_a_mock_board_become_sequence_moves() -> None:
     matrix = ReedMatrix(pins.rows, pins.cols, factory, events.append, ticks=clock)
 
     def settle() -> list[CellChanged]:
-        for _ in range(5):
+        for _ in range(14):
             clock.advance(0.01)
             matrix.scan()
         found = [e for e in events if isinstance(e, CellChanged)]
