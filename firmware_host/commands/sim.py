@@ -143,7 +143,8 @@ def interactive(config: Config, journal: Journal, factory: PinFactory, resources
     keyboard.changed = screen.redraw_footer
     daemon = assemble(config, journal, factory, screen, resources, events=events,
                       rng=None if seed is None else random.Random(seed),
-                      pollers=[every(POLL_INTERVAL, keyboard.poll), every(POLL_INTERVAL, screen.poll)],
+                      pollers=[every(POLL_INTERVAL, keyboard.poll),
+                               every(POLL_INTERVAL, screen.poll)],
                       serial_opener=serial_opener)
     keyboard.quit = daemon.loop.stop
     resized = signal.signal(signal.SIGWINCH, screen.resized)

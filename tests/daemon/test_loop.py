@@ -79,23 +79,31 @@ class RecordingNotifier(Notifier):
 
 @dataclass
 class RecordingController:
-    """Remembers events; its frame is the count of events, to see when it was drawn."""
+    """Remembers events and when a frame was drawn (as the referee, only after a change:
+    an event, or a tick whose ``on_tick`` says so by returning a time)."""
 
     log: list[str] = field(default_factory=list)
     ticks: list[float] = field(default_factory=list)
     on_handle: Callable[[Event], None] | None = None
     on_tick: Callable[[float], float | None] | None = None
+    changed: bool = True
 
     def handle(self, event: Event) -> None:
+        self.changed = True
         self.log.append(f"handle {describe(event)}")
         if self.on_handle is not None:
             self.on_handle(event)
 
     def tick(self, now: float) -> float | None:
         self.ticks.append(now)
-        return self.on_tick(now) if self.on_tick is not None else None
+        due = self.on_tick(now) if self.on_tick is not None else None
+        self.changed = self.changed or due is not None
+        return due
 
     def frame(self) -> Image.Image | None:
+        if not self.changed:
+            return None
+        self.changed = False
         self.log.append("frame")
         return new_frame()
 
@@ -170,7 +178,7 @@ def test_pollers_run_when_they_ask_and_what_they_emit_is_handled() -> None:
     assert polls == [100.0, 100.25, 100.5, 100.75, 101.0]
     assert controller.ticks == [100.0, 100.5]  # at the start and after the event
     assert "handle ControlPressed control=back" in controller.log
-    assert controller.log.count("frame") == 1 + 4 + 1  # the start, each round, the event
+    assert controller.log.count("frame") == 2  # the start and the event: rounds changed nothing
     assert events.timeouts[:2] == [0.25, 0.25]
 
 

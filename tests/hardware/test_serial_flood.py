@@ -20,7 +20,7 @@ import pytest
 import serial
 from PIL import Image
 
-from firmware_host.loop import DeviceLane, Loop
+from firmware_host.loop import POLL_INTERVAL, DeviceLane, Loop, every
 from firmware_host.notify import Notifier
 from hardware.backoff import Backoff
 from hardware.events import Control, ControlPressed, DeviceStatus, DiceRolled, Event
@@ -156,7 +156,8 @@ def test_a_flooding_device_is_throttled_and_reported_and_a_button_keeps_its_plac
             loop.stop()
 
     loop = Loop(recorder, Frames(), Notifier(), events=table, clock=clock,
-                pollers=[device_keeps_up, bridge.poll, hands], lanes=[lane])
+                pollers=[every(POLL_INTERVAL, poll) for poll in (device_keeps_up, bridge.poll,
+                                                                  hands)], lanes=[lane])
 
     def flood() -> None:
         lines = [encode_line(["DICE", 1 + n % 6, 1 + n // 6 % 6]) for n in range(FLOOD)]
