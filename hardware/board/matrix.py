@@ -49,7 +49,7 @@ from hardware.pins.driver_types import Emit, PinFactory, Ticks
 MAX_SIZE = 8
 SETTLE_S = 0.06
 SCAN_S = 0.005  # while a change settles: twelve looks within the settle time
-PATROL_S = 0.05  # idle, with pieces on the board; keeps a placement on screen within 150 ms
+PATROL_S = 0.02  # idle with pieces on the board: a lift and put back 110 ms apart is still seen
 UNSETTLED_S = 1.0
 CHATTER_CHANGES = 6  # settled changes within CHATTER_WINDOW_S: three lifts and puts, or a switch
 CHATTER_WINDOW_S = 1.5

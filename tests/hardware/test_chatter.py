@@ -1,0 +1,36 @@
+"""The chatter bench's goals on fewer samples: bounce, slides and real moves on mock pins."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+
+def bench() -> ModuleType:
+    path = Path(__file__).parents[2] / "bench" / "chatter.py"
+    spec = importlib.util.spec_from_file_location("chatter_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_no_burst_of_chatter_up_to_30_ms_becomes_a_change_or_a_fault() -> None:
+    chatter = bench()
+    assert chatter.measured(chatter.chatter_bursts, 500, 11) == {
+        "bursts": 500, "phantom": 0, "chatter_faults": 0}
+
+
+def test_a_piece_slid_across_up_to_three_cells_is_one_lift_and_one_place() -> None:
+    chatter = bench()
+    assert chatter.measured(chatter.slides, 300, 12) == {
+        "slides": 300, "phantom": 0, "missed": 0}
+
+
+def test_real_moves_on_bouncing_switches_are_all_seen_within_150_ms() -> None:
+    chatter = bench()
+    found = chatter.measured(chatter.real_moves, 250, 13)
+    assert (found["missed"], found["wrong"]) == (0, 0)
+    assert min(found["kinds"].values()) > 40  # every kind of move was made
+    assert found["latency_ms"]["max"] <= 150
