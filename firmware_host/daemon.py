@@ -58,7 +58,8 @@ def make_controller(config: Config, journal: Journal, game: GameState[Any] | Non
     return Referee(config, journal, game=game, roller=inputs.dice,
                    recognise=partial(recogniser_for, layout=matrix.layout,
                                      columns=len(matrix.cols)),
-                   board=board or inputs.matrix.occupied, shutdown=shutdown, sound=sound)
+                   board=board or inputs.matrix.occupied, shutdown=shutdown, sound=sound,
+                   label=matrix.label)
 
 
 def resume(journal: Journal) -> GameState[Any] | None:

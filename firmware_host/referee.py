@@ -40,6 +40,7 @@ from games.core import GameState, Option, Phase, Roll
 from games.dalmatian import Dalmatian
 from games.dice_multisets import HAND_SIZE
 from games.errors import GameError
+from hardware.board.matrix import cell_name
 from hardware.events import (
     CellChanged,
     CellFault,
@@ -56,6 +57,7 @@ from hardware.sound.buzzer import SOUNDS, Note
 
 log = logging.getLogger(__name__)
 
+NO_PIECE_S = 20.0  # a piece the game expects, unseen this long: a magnet or switch at fault
 TUMBLE_FRAME_S = 0.06  # eight faces in about half a second: a roll, not a wait
 SCROLL_S = 0.3  # a long menu line moves a character this often: read, not chased
 ROW_CHARS = 16  # a menu line longer than this may not fit its row: it may need to scroll
@@ -101,6 +103,8 @@ class Recogniser(Protocol):
 
     def review(self, game: Any) -> Sensed: ...
 
+    def missing(self, game: Any) -> frozenset[tuple[int, int]]: ...
+
 
 Recognise = Callable[[GameState[Any]], Recogniser | None]
 
@@ -115,13 +119,15 @@ class Referee:
     told how many dice to throw. ``recognise`` gives the board sensors' recogniser for a
     game (None: that game is played with the controls) and ``board`` reads which cells hold
     a piece now, for the check when a game starts or resumes. ``shutdown`` is what the
-    menu's "Shut down" runs.
+    menu's "Shut down" runs. ``label`` names a sensor's cell in messages and the log ("B3",
+    or "box 7" on a track: the pin map's ``matrix.label``).
     """
 
     def __init__(self, config: Config, journal: Journal, *, game: GameState[Any] | None = None,
                  roller: DiceRoller | None = None, recognise: Recognise | None = None,
                  board: Occupancy | None = None, shutdown: Callable[[], None] | None = None,
-                 render: Renderer | None = None, sound: Sounder | None = None) -> None:
+                 render: Renderer | None = None, sound: Sounder | None = None,
+                 label: Callable[[int, int], str] = cell_name) -> None:
         if render is None:
             from firmware_host.screens import render as draw_screen
             render = draw_screen
@@ -133,6 +139,8 @@ class Referee:
         self.shutdown = shutdown or (lambda: None)
         self.render = render
         self.sounder = sound
+        self.label = label
+        self._unseen: dict[tuple[int, int], float | None] = {}  # since when; None: told
         self.hint = config.hint
         self.sound = config.sound == "on"
         self.game: GameState[Any] | None = None
@@ -183,7 +191,23 @@ class Referee:
         if self.hint and isinstance(self.game, Dalmatian):
             self.game.prepare_advice()
         self._scroll_menu(now)
-        return min((due for due in (self._tumble_on(now), self._next_scroll) if due is not None),
+        dues = (self._tumble_on(now), self._next_scroll, self._check_unseen(now))
+        return min((due for due in dues if due is not None), default=None)
+
+    def _check_unseen(self, now: float) -> float | None:
+        """Say once when a piece the game expects has not been sensed for NO_PIECE_S: the
+        players put it there, so its magnet or its switch is at fault. When to look next."""
+        missing = (self.recogniser.missing(self.game)
+                   if self.recogniser is not None and self.game is not None else frozenset())
+        self._unseen = {square: self._unseen.get(square, now) for square in missing}
+        for square, since in self._unseen.items():
+            if since is not None and now >= since + NO_PIECE_S:
+                self._unseen[square] = None
+                text = f"no piece sensed on {self.label(*square)}: check the magnet or the switch"
+                log.warning("%s", text)
+                self._say(text)
+                self._dirty = True
+        return min((since + NO_PIECE_S for since in self._unseen.values() if since is not None),
                    default=None)
 
     def _tumble_on(self, now: float) -> float | None:
@@ -292,8 +316,8 @@ class Referee:
             case CellChanged():
                 self._sensed(event)
             case CellFault(row=row, col=col, reason=reason):
-                log.warning("sensor %s,%s: %s", row, col, reason)
-                self._say(f"board sensor row {row + 1} column {col + 1}: {reason}")
+                log.warning("board sensor %s: %s", self.label(row, col), reason)
+                self._say(f"board sensor {self.label(row, col)}: {reason}")
             case DeviceStatus(message=message):
                 log.info("%s", message)
                 self._say(message)

@@ -74,6 +74,15 @@ class Recogniser(ABC):
     def fixes(self, game: GameState[Any]) -> tuple[str, ...]:
         """What to do so the sensed board agrees with ``game``; pending lifts are excused."""
 
+    def missing(self, game: GameState[Any]) -> frozenset[Square]:
+        """Squares the game says hold a piece that the sensors do not see, a lift the game
+        is waiting on excused."""
+        return self.expected(game) - self._board - self._excused(game)
+
+    def _excused(self, game: GameState[Any]) -> frozenset[Square]:
+        """Hook: squares lifted for a move still due (nothing by default)."""
+        return frozenset()
+
     def reset(self, game: GameState[Any], occupied: Iterable[Square]) -> Outcome:
         """Take the board as scanned now (start, resume, after an undo); report differences."""
         self._board = set(occupied)

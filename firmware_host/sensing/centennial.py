@@ -96,6 +96,13 @@ class CentennialRecogniser(Recogniser):
         found += [f"lift the marker from box {box}" for box in sorted(extra)]
         return tuple(found)
 
+    def _excused(self, game: GameState[Any]) -> frozenset[Square]:
+        state = _centennial(game)
+        lifted = self._lifted
+        if lifted is not None and any(_boxes(state)[p] == lifted for p in _may_move(state)):
+            return frozenset({self.square(lifted)})
+        return frozenset()
+
     def _occupied_boxes(self) -> set[int]:
         return {box for square in self._board if (box := self.box_at(square)) is not None}
 

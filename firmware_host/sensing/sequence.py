@@ -39,8 +39,7 @@ class SequenceRecogniser(Recogniser):
     def fixes(self, game: GameState[Any]) -> tuple[str, ...]:
         state = _sequence(game)
         expected = self.expected(state)
-        waiting = {(cell.row, cell.col) for cell in self._lifted
-                   if not isinstance(attempt(state, f"replace {cell}"), str)}
+        waiting = self._excused(state)
         found = []
         for square in sorted((expected ^ self._board) - waiting):
             if square in expected:
@@ -50,6 +49,11 @@ class SequenceRecogniser(Recogniser):
             else:
                 found.append(f"lift the chip from {cell_name(*square)}")
         return tuple(found)
+
+    def _excused(self, game: GameState[Any]) -> frozenset[Square]:
+        """Chips lifted for a replacement the rules still allow."""
+        return frozenset((cell.row, cell.col) for cell in self._lifted
+                         if not isinstance(attempt(game, f"replace {cell}"), str))
 
     def _restart(self, game: GameState[Any]) -> None:
         self._lifted.clear()

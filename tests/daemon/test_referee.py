@@ -18,7 +18,7 @@ import games.dalmatian_advice
 from firmware_host.config import Config, GameConfig, NightConfig
 from firmware_host.journal import Journal
 from firmware_host.menu import DiceEntry
-from firmware_host.referee import Referee
+from firmware_host.referee import NO_PIECE_S, Referee
 from firmware_host.views import BoardFixView, DiceEntryView, GameView, MenuView, NoticeView, View
 from games import new_game
 from games.core import Phase
@@ -325,7 +325,7 @@ def test_device_news_and_sensor_faults_reach_the_screen(table: Table) -> None:
     assert isinstance(view, GameView) and view.message == "dice reader lost; retrying"
     view = table.send(CellFault(1, 2, "stuck closed"))
     assert isinstance(view, GameView)
-    assert view.message == "board sensor row 2 column 3: stuck closed"
+    assert view.message == "board sensor C2: stuck closed"
 
 
 def test_a_bug_in_handling_is_logged_and_the_referee_goes_on(
@@ -366,6 +366,9 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
         def review(self, game: object) -> Outcome:
             return Outcome(None, () if (0, 0) in self.board else ("put a chip on A1",))
 
+        def missing(self, game: object) -> frozenset[tuple[int, int]]:
+            return frozenset({(0, 0)}) - self.board
+
     with Journal.open(tmp_path / "j.sqlite3") as journal:
         journal.start(new_game("sequence", 2))
         table = Table(journal, Config())
@@ -376,6 +379,15 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
         assert isinstance(table.send(CellChanged(0, 0, True)), GameView)
         table.send(CellChanged(0, 0, False), DiceRolled((6, 5), "button"))
         assert table.send() == BoardFixView("Sequence Dice", ("put a chip on A1",))
+        # the players put the chip down, and still nothing is sensed: say what to check
+        assert table.referee.tick(100.0) == 100.0 + NO_PIECE_S
+        assert table.referee.tick(119.0) == 100.0 + NO_PIECE_S
+        assert table.referee.message is None
+        assert table.referee.tick(120.0) is None
+        assert table.referee.message == ("no piece sensed on A1: check the magnet or the "
+                                         "switch")
+        table.referee.message = None
+        assert table.referee.tick(500.0) is None and table.referee.message is None  # once
 
 
 @pytest.mark.parametrize(("long_press", "title"), [
