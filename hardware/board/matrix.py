@@ -171,7 +171,7 @@ class ReedMatrix:
         says so). While nothing is settling it idles with every row driven low."""
         self.scan()
         now = self._ticks()
-        if self._busy(now):
+        if self._busy():
             return now + self._scan_interval
         settled = self._settled or []
         n_cols = self.shape[1]
@@ -203,7 +203,7 @@ class ReedMatrix:
         if self._watching and self._waker is not None and level != self._idle_levels[col]:
             self._waker()
 
-    def _busy(self, now: float) -> bool:
+    def _busy(self) -> bool:
         settled = self._settled or []
         return bool(self._chattering) or any(
             reading != state for reading, state in zip(self._reading, settled, strict=True))
