@@ -35,6 +35,7 @@ from hardware.errors import HardwareError
 from hardware.events import Event
 from hardware.pins.driver_types import Emit
 from hardware.pins.factory import mock_factory, open_pin_factory
+from hardware.reopen import CHECK_S
 from hardware.serial.bridge import serial_for_url
 
 # sysexits.h codes: each is a mistake that a restart would only repeat
@@ -144,9 +145,6 @@ class _NoScreen:
         pass
 
 
-OLED_CHECK_S = 1.0  # how often a missing OLED's retry schedule is looked at
-
-
 def open_screen(config: Config, mock: bool, emit: Emit) -> tuple[Display, list[Poller]]:
     """The screen and what must be polled for it: the OLED (reopened whenever it drops off
     the bus, meanwhile the terminal if there is one) or, emulated, the terminal alone."""
@@ -158,4 +156,4 @@ def open_screen(config: Config, mock: bool, emit: Emit) -> tuple[Display, list[P
     screen = FallbackDisplay(partial(open_oled, panel), fallback, emit, name=panel.describe(),
                              probe=i2c_probe(panel))
     screen.tick(time.monotonic())
-    return screen, [every(OLED_CHECK_S, screen.tick)]
+    return screen, [every(CHECK_S, screen.tick)]

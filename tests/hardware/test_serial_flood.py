@@ -240,7 +240,7 @@ def test_a_device_gets_at_most_half_the_loops_time_so_buttons_are_still_polled()
             loop.stop()
 
     loop = Loop(slow, Frames(), Notifier(), events=TableTime(clock), clock=clock,
-                pollers=[poll], lanes=[lane])
+                pollers=[every(POLL_INTERVAL, poll)], lanes=[lane])
     loop.run()
     gaps = [later - earlier for earlier, later in itertools.pairwise(slow.at)]
     assert min(gaps) >= 0.020 - 1e-9  # 10 ms for the device, then 10 ms for the table
