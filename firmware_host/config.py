@@ -9,6 +9,7 @@ authority on what a variant may be.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -30,6 +31,32 @@ from hardware.tomlfile import parse as parse_toml
 from hardware.wiring.pinmap import DEFAULT_MAP, PinMap, load_pin_map
 
 DEFAULT_PATH = Path("/etc/table-companion/config.toml")
+SERVICE_JOURNAL = Path("/var/lib/table-companion/journal.sqlite3")  # StateDirectory= of the unit
+JOURNAL_NAME = "journal.sqlite3"
+SIM_JOURNAL_NAME = "sim-journal.sqlite3"
+
+
+def state_folder(environ: Mapping[str, str], *, service: bool = True) -> Path:
+    """Where journals live: the service's ``$STATE_DIRECTORY`` (systemd sets it from the
+    unit's ``StateDirectory=``), else the user's own state folder (``$XDG_STATE_HOME`` or
+    ``~/.local/state``), so ``run --mock`` and ``export`` work for anyone on a laptop.
+    ``service=False`` skips the first: the simulator's journal is never the service's."""
+    first = environ.get("STATE_DIRECTORY", "").split(":")[0]
+    if service and os.path.isabs(first):
+        return Path(first)
+    state = environ.get("XDG_STATE_HOME", "")
+    base = Path(state) if os.path.isabs(state) else Path.home() / ".local" / "state"
+    return base / "table-companion"
+
+
+def default_journal(environ: Mapping[str, str]) -> Path:
+    """The journal ``run`` keeps when the config names none."""
+    return state_folder(environ) / JOURNAL_NAME
+
+
+def sim_journal(environ: Mapping[str, str]) -> Path:
+    """The journal the interactive simulator keeps when not given ``--journal``."""
+    return state_folder(environ, service=False) / SIM_JOURNAL_NAME
 EMULATOR = "emulator"
 DISPLAY_TYPES = (*CONTROLLERS, EMULATOR)
 # [display] keys besides type and bus, named as OledConfig names them; the wiring of the
@@ -101,7 +128,7 @@ class Config:
     players: tuple[str, ...] = ("P1", "P2")
     display: OledConfig | None = field(default_factory=OledConfig)  # None: emulated screen
     game: GameConfig = GameConfig()
-    journal: Path = Path("/var/lib/table-companion/journal.sqlite3")
+    journal: Path = field(default_factory=lambda: default_journal(os.environ))
     hint: bool = True
     long_press: str = "menu"  # what holding ROLL does: one of LONG_PRESS_ACTIONS
     sound: str = "on"  # the buzzer (when the pin map has one): one of SOUND_SETTINGS

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sys
 from dataclasses import asdict
 from datetime import date
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from firmware_host.commands import Subparsers, add_command
-from firmware_host.config import load
+from firmware_host.config import SERVICE_JOURNAL, load, sim_journal
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal, PlayedGame, standings
 
@@ -53,22 +54,20 @@ def night_argument(text: str) -> date:
 
 
 def run(args: argparse.Namespace) -> int:
-    path = args.journal if args.journal is not None else load(args.config).journal
-    with Journal.open_existing(path) as journal:
-        games = journal.finished_games()
-        problems = [str(problem) for problem in journal.problems]
-        earlier = [f"game #{game_id} was set aside ({reason})"
-                   for game_id, reason in journal.set_aside()]
+    path = args.journal if args.journal is not None else find_journal(args.config)
+    games, problems, earlier = read_games(path)
+    print(f"table-companion export: reading {path}", file=sys.stderr)
     for line in problems + earlier:  # one line each, and the good games still go out
         print(f"table-companion export: {path}: {line}", file=sys.stderr)
-    if not games:
-        raise UsageError(f"{path}: no finished game yet, so nothing to export")
     nights = sorted({game.night for game in games})
-    if not args.all:
+    if not nights:
+        print(f"table-companion export: no finished game in {path} yet", file=sys.stderr)
+    elif not args.all:
         night = args.night if args.night is not None else nights[-1]
         if night not in nights:
             shown = ", ".join(str(n) for n in nights)
-            raise UsageError(f"no finished game on the night of {night}; nights: {shown}")
+            print(f"table-companion export: no finished game on the night of {night}; "
+                  f"nights: {shown}", file=sys.stderr)
         games = [game for game in games if game.night == night]
     if args.format == "csv":
         write_csv(games, sys.stdout)
@@ -76,6 +75,47 @@ def run(args: argparse.Namespace) -> int:
         json.dump(as_json(games), sys.stdout, indent=2)
         sys.stdout.write("\n")
     return 1 if problems else 0
+
+
+def find_journal(config_file: Path | None) -> Path:
+    """The journal the config names; failing that the service's, then the simulator's:
+    the first that exists. A journal this user may not look at is a UsageError."""
+    looked = list(dict.fromkeys([load(config_file).journal, SERVICE_JOURNAL,
+                                 sim_journal(os.environ)]))
+    for path in looked:
+        try:
+            if path.exists():
+                return path
+        except PermissionError:
+            raise UsageError(_not_yours(path)) from None
+    shown = ", ".join(str(path) for path in looked)
+    raise UsageError(f"no journal in {shown}; give its path with --journal PATH")
+
+
+def read_games(path: Path) -> tuple[list[PlayedGame], list[str], list[str]]:
+    """The finished games, the problems found now, and the games set aside before."""
+    try:
+        readable = not path.exists() or os.access(path, os.R_OK)
+    except PermissionError:  # a folder this user may not look into (/var/lib/...: 0750)
+        readable = False
+    if not readable:
+        raise UsageError(_not_yours(path))
+    try:
+        with Journal.open_existing(path) as journal:
+            games = journal.finished_games()
+            problems = [str(problem) for problem in journal.problems]
+            earlier = [f"game #{game_id} was set aside ({reason})"
+                       for game_id, reason in journal.set_aside()]
+    except UsageError:
+        if not os.access(path.parent, os.W_OK):  # SQLite's log needs the folder writable
+            raise UsageError(_not_yours(path)) from None
+        raise
+    return games, problems, earlier
+
+
+def _not_yours(path: Path) -> str:
+    return (f"{path}: you may not read this journal; read it as its owner: "
+            "sudo -u table-companion table-companion export ...")
 
 
 def write_csv(games: list[PlayedGame], out: TextIO) -> None:

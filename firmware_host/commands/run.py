@@ -15,16 +15,17 @@ import queue
 import sys
 import time
 from contextlib import ExitStack
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TextIO
 
 from PIL import Image
 
-from firmware_host.commands import Subparsers, add_command
+from firmware_host.commands import Subparsers, add_command, output_folder
 from firmware_host.config import Config, ConfigError, load
 from firmware_host.daemon import assemble, open_journal
-from firmware_host.journal import JournalError
+from firmware_host.errors import UsageError
 from firmware_host.loop import Poller, every, stop_on_signals
 from firmware_host.notify import Notifier
 from hardware.display.emulators import TerminalView
@@ -52,6 +53,10 @@ def register(subparsers: Subparsers) -> None:
         "65: unusable journal; 69: no GPIO (try --mock)."))
     parser.add_argument("--config", type=Path, metavar="FILE",
                         help="config file (default: /etc/table-companion/config.toml if present)")
+    parser.add_argument("--journal", type=Path, metavar="PATH",
+                        help="journal file (default: the config's, else journal.sqlite3 in "
+                             "$STATE_DIRECTORY, $XDG_STATE_HOME/table-companion or "
+                             "~/.local/state/table-companion)")
     parser.add_argument("--mock", action="store_true",
                         help="use mock pins and draw the screen in the terminal (no Pi needed)")
     parser.set_defaults(handler=run)
@@ -63,10 +68,13 @@ def run(args: argparse.Namespace) -> int:
         config = load(args.config)
     except ConfigError as err:
         return _fail(err, EXIT_CONFIG)
+    if args.journal is not None:
+        config = replace(config, journal=args.journal)
     with ExitStack() as resources:
         try:
+            output_folder(config.journal.parent, "journal")
             journal = open_journal(config.journal, resources)
-        except JournalError as err:
+        except UsageError as err:  # a JournalError, or a folder that cannot be made
             return _fail(err, EXIT_JOURNAL)
         events: queue.SimpleQueue[Event | None] = queue.SimpleQueue()
         try:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from firmware_host.commands import Subparsers, add_command
+from firmware_host.commands import Subparsers, add_command, output_file
 from firmware_host.commands.run import EXIT_HARDWARE
 from firmware_host.config import ConfigError, load
 from firmware_host.errors import UsageError
@@ -55,6 +55,10 @@ def register(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         raise UsageError(f"--timeout must be more than 0 seconds, not {args.timeout:g}")
+    if args.png is not None:
+        if args.png.suffix.lower() != ".png":
+            raise UsageError(f"--png: {args.png} does not end in .png; name a .png file")
+        output_file(args.png, "--png")
     try:
         config = load(args.config)
         pin_map = load_pin_map(args.map or config.pin_map)

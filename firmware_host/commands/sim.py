@@ -21,14 +21,13 @@ import queue
 import random
 import signal
 import sys
-from collections.abc import Mapping
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
 from firmware_host.commands import Subparsers, add_command, output_folder
-from firmware_host.config import Config, SerialConfig, load
+from firmware_host.config import SIM_JOURNAL_NAME, Config, SerialConfig, load, sim_journal
 from firmware_host.daemon import assemble, journal_state, open_journal, resume
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal
@@ -48,7 +47,6 @@ from hardware.wiring.pinmap import PinMap
 
 DEMO = "demo"
 SCENARIO_SEED = 1
-JOURNAL_NAME = "sim-journal.sqlite3"
 
 
 def register(subparsers: Subparsers) -> None:
@@ -63,7 +61,7 @@ def register(subparsers: Subparsers) -> None:
                              "/etc/table-companion/config.toml if present, else defaults)")
     parser.add_argument("--journal", type=Path, metavar="PATH",
                         help="journal file (default with keys: $XDG_STATE_HOME/"
-                             f"table-companion/{JOURNAL_NAME}, or under ~/.local/state; a "
+                             f"table-companion/{SIM_JOURNAL_NAME}, or under ~/.local/state; a "
                              "scenario: a new one in --out)")
     parser.add_argument("--seed", type=int, metavar="N",
                         help=f"seed the dice button's throws (scenarios: {SCENARIO_SEED}; "
@@ -87,7 +85,7 @@ def register(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     config = load(args.config)
-    journal_path: Path = args.journal or default_journal(os.environ)
+    journal_path: Path = args.journal or sim_journal(os.environ)
     config = replace(config, journal=journal_path, display=None,
                      serial=serial_device(config, args.serial))
     name: str | None = args.scenario
@@ -185,8 +183,3 @@ def serial_device(config: Config, port: str | None) -> SerialConfig | None:
     return replace(config.serial or SerialConfig(), port=port)
 
 
-def default_journal(environ: Mapping[str, str]) -> Path:
-    """The simulator's journal under $XDG_STATE_HOME (or ~/.local/state), never /var/lib."""
-    state = environ.get("XDG_STATE_HOME", "")
-    base = Path(state) if os.path.isabs(state) else Path.home() / ".local" / "state"
-    return base / "table-companion" / JOURNAL_NAME

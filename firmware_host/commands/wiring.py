@@ -10,7 +10,7 @@ import argparse
 import json
 from pathlib import Path
 
-from firmware_host.commands import Subparsers, add_command, add_json_flag
+from firmware_host.commands import Subparsers, add_command, add_json_flag, output_folder
 from firmware_host.errors import UsageError
 from hardware.errors import WiringError
 from hardware.wiring.bom import render_bom
@@ -64,8 +64,7 @@ def _list(as_json: bool) -> int:
 
 
 def _write_docs(folder: Path) -> int:
-    if not folder.is_dir():
-        raise UsageError(f"--write-docs: {folder} is not a folder")
+    output_folder(folder, "--write-docs")
     maps = [load_pin_map(name) for name in map_names()]
     for m in maps:
         (folder / f"{m.name}.svg").write_text(render_svg(m), encoding="utf-8")

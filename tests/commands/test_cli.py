@@ -95,3 +95,29 @@ def test_an_option_of_any_type_says_what_is_allowed(capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert "rounds = 12  (a number is allowed)" in out
     assert "a int" not in out and "a str" not in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["wiring", "--write-docs", "{file}/docs"],
+     "wiring: error: --write-docs: cannot create the folder {file}/docs (Not a directory); "
+     "name a folder you may write in"),
+    (["selftest", "--mock", "--png", "{tmp}/gone/pattern.png"],
+     "selftest: error: --png: the folder {tmp}/gone does not exist; create it or name a file "
+     "in a folder that does"),
+    (["selftest", "--mock", "--png", "{tmp}/pattern.jpg"],
+     "selftest: error: --png: {tmp}/pattern.jpg does not end in .png; name a .png file"),
+    (["sim", "--scenario", "demo", "--out", "{file}"],
+     "sim: error: --out: {file} is a file, not a folder; name a folder"),
+    (["sim", "--scenario", "demo", "--journal", "{file}/j.sqlite3", "--out", "{tmp}/out"],
+     "sim: error: --journal: {file} is a file, not a folder; name a folder"),
+])
+def test_a_path_that_cannot_be_written_is_one_line_and_status_2(
+        argv: list[str], message: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    file = tmp_path / "file"
+    file.write_text("")
+    with pytest.raises(SystemExit) as exited:
+        main([word.format(tmp=tmp_path, file=file) for word in argv])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err == "table-companion " + message.format(tmp=tmp_path, file=file) + "\n"

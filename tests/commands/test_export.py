@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 from journal_helpers import CET, FakeClock, new_game, play
 
+from firmware_host import config
 from firmware_host.cli import main
+from firmware_host.commands import export as export_command
 from firmware_host.journal import Journal
 
 
@@ -100,10 +104,6 @@ def exit_message(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 def test_mistakes_are_one_line_with_status_2(
     journal_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert exit_message(capsys, "--journal", str(journal_path), "--night", "2026-11-30") == (
-        "table-companion export: error: no finished game on the night of 2026-11-30; "
-        "nights: 2026-11-21, 2026-11-22\n"
-    )
     missing = tmp_path / "none.sqlite3"
     assert exit_message(capsys, "--journal", str(missing)).startswith(
         f"table-companion export: error: {missing}: no journal there; give the right --journal"
@@ -115,14 +115,57 @@ def test_mistakes_are_one_line_with_status_2(
         capsys, "--night", "2026-11-21", "--all")
 
 
-def test_an_empty_journal_says_there_is_nothing_yet(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_an_empty_night_exports_the_header_alone(
+    journal_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "j.sqlite3"
-    Journal.open(path).close()
-    assert exit_message(capsys, "--journal", str(path)) == (
-        f"table-companion export: error: {path}: no finished game yet, so nothing to export\n"
-    )
+    assert main(["export", "--journal", str(journal_path), "--night", "2026-11-30"]) == 0
+    said = capsys.readouterr()
+    assert said.out == "night,game_id,game,started,ended,seat,player,score,place\n"
+    assert said.err.endswith("no finished game on the night of 2026-11-30; "
+                             "nights: 2026-11-21, 2026-11-22\n")
+    empty = tmp_path / "j.sqlite3"
+    Journal.open(empty).close()
+    assert main(["export", "--journal", str(empty), "--format", "json"]) == 0
+    said = capsys.readouterr()
+    assert json.loads(said.out) == {"nights": []}
+    assert said.err == (f"table-companion export: reading {empty}\n"
+                        f"table-companion export: no finished game in {empty} yet\n")
+
+
+def test_without_a_service_journal_the_simulators_is_read(
+    journal_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = tmp_path / "state"
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    monkeypatch.setattr(export_command, "SERVICE_JOURNAL", tmp_path / "no-service.sqlite3")
+    monkeypatch.setattr(config, "DEFAULT_PATH", tmp_path / "no-config.toml")
+    assert "no journal in " in exit_message(capsys)
+    (state / "table-companion").mkdir(parents=True)
+    sim = state / "table-companion" / "sim-journal.sqlite3"
+    journal_path.rename(sim)
+    assert main(["export"]) == 0
+    said = capsys.readouterr()
+    assert said.err == f"table-companion export: reading {sim}\n"
+    assert said.out.count("\n") == 3
+
+
+def test_a_journal_the_user_may_not_read_suggests_its_owner(
+    journal_path: Path, tmp_path: Path
+) -> None:
+    """Run as nobody (root may read anything), the journal in a folder nobody may enter,
+    as the service's /var/lib/table-companion is (0750)."""
+    tmp_path.chmod(0o750)
+    done = subprocess.run(
+        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable,
+         "-m", "firmware_host.cli", "export", "--journal", str(journal_path)],
+        capture_output=True, text=True, timeout=30, cwd="/")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.endswith(
+        f"error: {journal_path}: you may not read this journal; read it as its owner: "
+        "sudo -u table-companion table-companion export ...\n")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
 
 
 def test_damaged_games_are_one_line_each_and_the_good_ones_are_exported(
@@ -138,6 +181,7 @@ def test_damaged_games_are_one_line_each_and_the_good_ones_are_exported(
     out, err = capsys.readouterr()
     assert [line.split(",")[1] for line in out.splitlines()[1:]] == ["3", "3"]
     assert err.splitlines() == [
+        f"table-companion export: reading {journal_path}",
         f"table-companion export: {journal_path}: game #1: its setup is not readable (bad "
         "JSON); left out of the results",
         f"table-companion export: {journal_path}: game #2: its results name seats [0, 1, 9], "

@@ -144,6 +144,19 @@ def test_an_unusable_journal_exits_with_its_own_status(
     assert "cannot open the journal (unable to open database file)" in capsys.readouterr().err
 
 
+def test_a_journal_given_on_the_command_line_whose_folder_cannot_be_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "file").write_text("")
+    journal = tmp_path / "file" / "state" / "j.sqlite3"
+    assert main(["run", "--mock", "--config", str(write_config(tmp_path)), "--journal",
+                 str(journal)]) == EXIT_JOURNAL
+    err = capsys.readouterr().err
+    assert err.endswith(f"journal: cannot create the folder {journal.parent} (Not a directory); "
+                        "name a folder you may write in\n")
+    assert err.count("\n") == 1
+
+
 def test_without_gpio_the_error_names_the_fix(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], no_gpio: None
 ) -> None:

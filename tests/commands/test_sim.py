@@ -24,8 +24,7 @@ from PIL import Image, ImageSequence
 
 from firmware_host import daemon
 from firmware_host.cli import main
-from firmware_host.commands.sim import default_journal
-from firmware_host.config import Config
+from firmware_host.config import Config, default_journal, sim_journal
 from firmware_host.journal import Journal
 from firmware_host.loop import Controller
 from firmware_host.referee import Referee
@@ -290,10 +289,21 @@ def test_without_a_terminal_sim_plays_the_demo(tmp_path: Path) -> None:
 
 def test_the_simulators_journal_is_never_the_services() -> None:
     home = Path.home()
-    assert default_journal({}) == home / ".local/state/table-companion/sim-journal.sqlite3"
-    assert default_journal({"XDG_STATE_HOME": "/x/state"}) == Path(
+    assert sim_journal({}) == home / ".local/state/table-companion/sim-journal.sqlite3"
+    assert sim_journal({"XDG_STATE_HOME": "/x/state"}) == Path(
         "/x/state/table-companion/sim-journal.sqlite3")
-    assert default_journal({"XDG_STATE_HOME": "relative"}) == default_journal({})
+    assert sim_journal({"XDG_STATE_HOME": "relative"}) == sim_journal({})
+    assert sim_journal({"STATE_DIRECTORY": "/var/lib/table-companion"}) == sim_journal({})
+
+
+def test_the_journal_is_the_services_state_folder_or_the_users() -> None:
+    home = Path.home()
+    assert default_journal({"STATE_DIRECTORY": "/var/lib/table-companion:/var/lib/x",
+                            "XDG_STATE_HOME": "/x/state"}) == Path(
+        "/var/lib/table-companion/journal.sqlite3")
+    assert default_journal({"XDG_STATE_HOME": "/x/state"}) == Path(
+        "/x/state/table-companion/journal.sqlite3")
+    assert default_journal({}) == home / ".local/state/table-companion/journal.sqlite3"
 
 
 # --- keys acted out on the pins

@@ -92,10 +92,12 @@ def test_the_devices_the_companion_drives_stay_reachable() -> None:
     assert "Service.PrivateUsers" not in unit  # it would drop the gpio/i2c/dialout groups
 
 
-def test_the_journal_default_is_in_the_state_directory() -> None:
-    from firmware_host.config import Config
+def test_the_journal_default_is_in_the_state_directory(monkeypatch: pytest.MonkeyPatch) -> None:
+    from firmware_host.config import SERVICE_JOURNAL, Config
 
-    assert Config().journal.parent == Path("/var/lib") / settings()["Service.StateDirectory"][0]
+    state = Path("/var/lib") / settings()["Service.StateDirectory"][0]
+    monkeypatch.setenv("STATE_DIRECTORY", str(state))  # as systemd sets it for the service
+    assert Config().journal == SERVICE_JOURNAL and SERVICE_JOURNAL.parent == state
 
 
 def test_install_script_parses() -> None:

@@ -33,7 +33,9 @@ def test_no_file_at_the_default_path_means_the_defaults(
 ) -> None:
     monkeypatch.setattr(config_module, "DEFAULT_PATH", tmp_path / "absent.toml")
     assert load() == Config()
-    assert Config().journal == Path("/var/lib/table-companion/journal.sqlite3")
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    assert Config().journal == Path.home() / ".local/state/table-companion/journal.sqlite3"
     assert Config().display == OledConfig(controller="ssd1306", interface="i2c", i2c_bus=1,
                                           i2c_address=0x3C)
 
