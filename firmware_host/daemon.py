@@ -35,6 +35,7 @@ from firmware_host.referee import Occupancy, Referee
 from firmware_host.sensing import recogniser_for
 from firmware_host.serial_device import open_serial
 from games.core import GameState
+from games.words import count
 from hardware.controls.inputs import InputSet
 from hardware.display.protocol import Display
 from hardware.events import DeviceStatus
@@ -123,7 +124,7 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
     notifier = notifier if notifier is not None else Notifier()
     game = resume(journal)
     if game is not None:
-        notifier.status(f"resumed {game.TITLE} after {len(game.history)} moves")
+        notifier.status(f"resumed {game.TITLE} after {count(len(game.history), 'move')}")
     inputs = open_inputs(config.pins(), factory, events.put, resources, clock=clock, rng=rng,
                          start_empty=game is None)
     bridge = serial_board = None
@@ -162,4 +163,4 @@ def journal_state(journal: Journal) -> str:
     game = journal.resume()
     if game is None:
         return "no game in progress"
-    return f"{game.TITLE} in progress, {len(game.history)} moves"
+    return f"{game.TITLE} in progress, {count(len(game.history), 'move')}"

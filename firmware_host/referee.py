@@ -40,6 +40,7 @@ from games.core import GameState, Option, Phase, Roll
 from games.dalmatian import Dalmatian
 from games.dice_multisets import HAND_SIZE
 from games.errors import GameError
+from games.words import count
 from hardware.board.matrix import cell_name
 from hardware.events import (
     CellChanged,
@@ -163,7 +164,7 @@ class Referee:
             self.pages.append(self._new_game_menu())
         else:
             self._attach(game)
-            self.message = f"resumed after {len(game.history)} actions"
+            self.message = f"resumed after {count(len(game.history), 'move')}"
         self._tell_roller()
 
     # -- the Controller interface -----------------------------------------------------------
@@ -411,7 +412,7 @@ class Referee:
             self._refuse("every die is held: choose 'stop' to score them")
             return False
         if dice is not None and len(dice) != len(places):
-            self._refuse(f"{len(places)} dice are rerolled, got {len(dice)}")
+            self._refuse(f"{count(len(places), 'die')} to reroll, got {len(dice)}")
             return False
         before = list(self.layout.places)
         picked = self.layout.pick_up(places)

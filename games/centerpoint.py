@@ -57,6 +57,7 @@ from functools import cached_property
 from games.centerpoint_board import SHIPPED_BOARD, Location, Off, Place, load_board
 from games.core import GameState, Opening, Option, Phase, Result, Roll, Setup, rank_by
 from games.errors import IllegalAction, NotationError, OptionError
+from games.words import count
 
 MARKERS = 4
 SIX = 6
@@ -383,7 +384,7 @@ class CenterPoint(GameState[Move]):
                 reason = (f"marker {move.marker} cannot reach the centre with a {die}; it may "
                           f"stop on its last bypass: m{move.marker}+{steps}")
             else:
-                reason = f"the die shows {die}: marker {move.marker} moves {die} spaces"
+                reason = f"the die shows {die}: marker {move.marker} moves {count(die, 'space')}"
         else:
             reason = self._plan(move, False, occupants)
         text = reason if isinstance(reason, str) else f"{move} is not a move for a {die}"

@@ -21,6 +21,7 @@ from games.errors import (
     OptionError,
     WrongPhaseError,
 )
+from games.words import count
 
 DIE_FACES = range(1, 7)
 
@@ -319,7 +320,7 @@ class GameState(ABC, Generic[A]):
             check_dice(action.dice, self.dice_wanted)
         elif self.phase is Phase.ROLL:
             raise WrongPhaseError(
-                f"{self.name(self._who())} must roll {self.dice_wanted} dice before moving"
+                f"{self.name(self._who())} must roll {count(self.dice_wanted, 'die')} before moving"
             )
         self._apply(action)
         self.history.append(action)

@@ -38,6 +38,7 @@ from firmware_host.sim.keys import Keyboard
 from firmware_host.sim.runner import play
 from firmware_host.sim.terminal import LiveScreen, keys_mode, reader
 from firmware_host.sim.view import AUTO, VIEWS
+from games.words import count
 from hardware.controls.mock_table import MockTable
 from hardware.events import Event
 from hardware.pins.driver_types import PinFactory
@@ -152,7 +153,7 @@ def interactive(config: Config, journal: Journal, factory: PinFactory, resources
             daemon.loop.run()
         finally:
             screen.leave()
-    print(f"table-companion sim: {daemon.loop.handled} events handled; journal "
+    print(f"table-companion sim: {count(daemon.loop.handled, 'event')} handled; journal "
           f"{journal.path}: {journal_state(journal)}", file=out)
     return 0
 

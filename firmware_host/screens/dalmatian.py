@@ -21,6 +21,7 @@ from firmware_host.screens.standings import draw_final
 from firmware_host.views import GameView
 from games.dalmatian import Dalmatian
 from games.dice_multisets import HAND_SIZE
+from games.words import count
 
 LINE = 9
 
@@ -68,7 +69,7 @@ def shown_dice(game: Dalmatian, rolling: Sequence[int] | None,
 def groups_line(game: Dalmatian) -> str:
     """``1+6 3+4 → 4``: the best split and the dice it scores."""
     if game.turn_score is None:
-        return f"throw {HAND_SIZE - len(game.dice)} dice"
+        return f"throw {count(HAND_SIZE - len(game.dice), 'die')}"
     groups = " ".join("+".join(map(str, group)) for group in game.groups) or "no group"
     return f"{groups} → {game.turn_score}"
 

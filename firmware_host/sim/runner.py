@@ -22,6 +22,7 @@ from firmware_host.config import Config
 from firmware_host.daemon import assemble, journal_state
 from firmware_host.journal import Journal
 from firmware_host.sim.scenario import Act, Scenario
+from games.words import count
 from hardware.controls.mock_table import MockTable
 from hardware.display.emulators import GifRecorder, PngFrames
 from hardware.events import Event
@@ -86,8 +87,8 @@ class Played:
     journal: str
 
     def summary(self, scenario: Scenario) -> str:
-        return (f"scenario {scenario.name}: {self.handled} events handled in "
-                f"{self.seconds:g} s of table time, {self.frames} frames written "
+        return (f"scenario {scenario.name}: {count(self.handled, 'event')} handled in "
+                f"{self.seconds:g} s of table time, {count(self.frames, 'frame')} written "
                 f"({self.gif.parent}/frame-*.png, {self.gif}); journal: {self.journal}")
 
 

@@ -448,5 +448,5 @@ def test_a_sensed_game_resumes_with_its_pieces_on_the_board(
     assert [str(a) for a in again.referee.game.history] == [
         str(a) for a in first.referee.game.history]
     assert again.referee.fixes == ()
-    resumed = f"resumed after {len(first.referee.game.history)} actions"
+    resumed = f"resumed after {len(first.referee.game.history)} moves"
     assert again.messages.seen == [(resumed, False)]

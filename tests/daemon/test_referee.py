@@ -315,7 +315,7 @@ def test_a_resumed_game_goes_on_where_it_stopped(tmp_path: Path) -> None:
     with Journal.open(path) as journal:
         again = Table(journal, config)
         view = again.send()
-        assert isinstance(view, GameView) and view.message == "resumed after 3 actions"
+        assert isinstance(view, GameView) and view.message == "resumed after 3 moves"
         assert again.game.total == 6 and again.game.phase is Phase.ROLL
 
 
