@@ -64,7 +64,7 @@ def test_the_daemon_reports_ready_pings_and_stops_cleanly_on_sigterm(
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=stderr, text=True)
     try:
         messages = [manager.recv(4096).decode() for _ in range(4)]
-        assert messages[:2] == ["STATUS=resumed Centennial after 1 moves", "READY=1"]
+        assert messages[:2] == ["STATUS=resumed Centennial after 1 move", "READY=1"]
         assert messages[2:] == ["WATCHDOG=1", "WATCHDOG=1"]
         daemon.send_signal(signal.SIGTERM)
         while (message := manager.recv(4096).decode()) == "WATCHDOG=1":
