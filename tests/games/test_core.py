@@ -88,7 +88,7 @@ def test_dice_and_phase_are_checked_before_the_rules_see_them() -> None:
         state.roll(1, 2)
     with pytest.raises(BadDiceError, match="1 to 6, got 7"):
         state.roll(7)
-    with pytest.raises(WrongPhaseError, match="P1 must roll 1 dice"):
+    with pytest.raises(WrongPhaseError, match="P1 must roll 1 die before moving"):
         state.apply("bank")
     state.apply("roll 6")
     with pytest.raises(WrongPhaseError, match="no dice are due"):
