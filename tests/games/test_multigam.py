@@ -324,7 +324,7 @@ def test_bad_dice_and_wrong_phases_are_refused() -> None:
     state = MultiGam.new()
     with pytest.raises(BadDiceError, match="1 die is due, got 2"):
         state.roll(3, 4)
-    with pytest.raises(WrongPhaseError, match="P1 must roll 1 dice before moving"):
+    with pytest.raises(WrongPhaseError, match="P1 must roll 1 die before moving"):
         state.apply("bar/1")
     state = position()
     with pytest.raises(BadDiceError, match="a die shows 1 to 6, got 7"):
