@@ -38,7 +38,7 @@ from games.core import GameState
 from games.words import count
 from hardware.controls.inputs import InputSet
 from hardware.display.protocol import Display
-from hardware.events import DeviceStatus
+from hardware.events import DeviceStatus, InputEdge
 from hardware.pins.driver_types import Emit, PinFactory
 from hardware.serial.bridge import Opener, SerialBridge
 from hardware.sound.buzzer import Buzzer, open_output
@@ -82,11 +82,14 @@ def open_journal(path: Path, resources: ExitStack) -> Journal:
     return resources.enter_context(Journal.open(path, salvage=True))
 
 
-def open_buzzer(pins: PinMap, factory: PinFactory, resources: ExitStack) -> Buzzer | None:
-    """The pin map's buzzer, silenced and closed with ``resources``; None without one."""
+def open_buzzer(pins: PinMap, factory: PinFactory, emit: Emit,
+                resources: ExitStack) -> Buzzer | None:
+    """The pin map's buzzer, silenced and closed with ``resources``; None without one. A sound
+    started wakes the loop through ``emit`` as an input's edge does."""
     if pins.buzzer is None:
         return None
-    buzzer = Buzzer(open_output(pins.buzzer, pins.buzzer_kind, factory))
+    buzzer = Buzzer(open_output(pins.buzzer, pins.buzzer_kind, factory),
+                    wake=lambda: emit(InputEdge()))
     resources.callback(buzzer.close)
     return buzzer
 
@@ -136,7 +139,7 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
         inputs.matrix.scan()  # the board as it stands: what a resumed game is checked against
     # the five-argument call stays the usual one: only a serial board or a buzzer adds to it
     extras: dict[str, Any] = {} if serial_board is None else {"board": serial_board.occupied}
-    buzzer = open_buzzer(inputs.pin_map, factory, resources)
+    buzzer = open_buzzer(inputs.pin_map, factory, events.put, resources)
     if buzzer is not None:
         extras["sound"] = buzzer
     controller = make_controller(config, journal, game, inputs, lambda: loop.stop(), **extras)
@@ -151,8 +154,7 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
         return inputs.poll(board=serial_board is None)
 
     serial_pollers = [] if bridge is None else [every(POLL_INTERVAL, bridge.poll)]
-    # notes are timed by polls: only a map with a buzzer wakes the loop every 5 ms
-    sound_pollers = [] if buzzer is None else [every(POLL_INTERVAL, buzzer.poll)]
+    sound_pollers = [] if buzzer is None else [buzzer.poll]  # polled only while it sounds
     loop = Loop(controller, screen, notifier, events=events, clock=clock,
                 pollers=[poll_inputs, *serial_pollers, *sound_pollers, *pollers], lanes=[lane])
     return Daemon(loop, inputs, journal, bridge)

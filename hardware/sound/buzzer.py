@@ -6,13 +6,15 @@ here is built. A passive piezo plays notes through gpiozero's ``TonalBuzzer`` (P
 active buzzer, which has its own oscillator, is switched on and off by gpiozero's ``Buzzer``
 and plays every note at its one pitch. Timing is driven by the loop's polls
 (:meth:`Buzzer.poll` with the clock's time), never by ``sleep``: the loop keeps reading the
-buttons while a tune plays. A new sound replaces one still playing, so a quick run of
-presses never queues a backlog of chirps.
+buttons while a tune plays. A silent buzzer asks for no polls: :meth:`Buzzer.play` wakes the
+loop, and each poll says when the note sounding ends, so an idle daemon never wakes for it.
+A new sound replaces one still playing, so a quick run of presses never queues a backlog of
+chirps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 Note = tuple[float | None, float]
@@ -93,8 +95,9 @@ def open_output(pin: int, kind: str, factory: Any) -> Output:
 class Buzzer:
     """Plays one sound at a time on ``output``, a note a poll; see the module docstring."""
 
-    def __init__(self, output: Output) -> None:
+    def __init__(self, output: Output, wake: Callable[[], None] = lambda: None) -> None:
         self.output = output
+        self._wake = wake  # asks the loop to poll now (the daemon queues an InputEdge)
         self._notes: list[Note] = []
         self._until: float | None = None  # when the note sounding now ends
 
@@ -106,22 +109,25 @@ class Buzzer:
         """Start ``notes`` at the next poll, cutting short whatever is playing."""
         self._notes = list(notes)
         self._until = None
+        self._wake()
 
-    def poll(self, now: float) -> None:
-        """Start the next note when the one sounding is over; silence after the last."""
+    def poll(self, now: float) -> float | None:
+        """Start the next note when the one sounding is over; silence after the last. Returns
+        when the sounding note ends (None: silent, no poll needed until :meth:`play`)."""
         if self._until is not None and now < self._until:
-            return
+            return self._until
         if not self._notes:
             if self._until is not None:
                 self.output.quiet()
                 self._until = None
-            return
+            return None
         hz, seconds = self._notes.pop(0)
         if hz is None:
             self.output.quiet()
         else:
             self.output.sound(hz)
         self._until = now + seconds
+        return self._until
 
     def close(self) -> None:
         self.output.quiet()

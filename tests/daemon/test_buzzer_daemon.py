@@ -14,7 +14,7 @@ from firmware_host.daemon import assemble
 from firmware_host.journal import Journal
 from firmware_host.referee import Referee
 from games import new_game
-from hardware.events import DiceRolled, Event
+from hardware.events import DiceRolled, Event, InputEdge
 from hardware.pins.factory import mock_factory
 from hardware.sound.buzzer import CHIRP, Buzzer
 
@@ -37,8 +37,11 @@ def test_an_accepted_roll_chirps_on_the_pin_maps_buzzer(tmp_path: Path) -> None:
         built = assemble(config, journal, factory, Frames(), resources, events=events)
         referee = built.loop.controller
         assert isinstance(referee, Referee) and isinstance(referee.sounder, Buzzer)
+        sound_poll = built.loop.pollers[-1]
+        assert sound_poll(50.0) is None  # silent: the buzzer never wakes an idle loop
         referee.handle(DiceRolled((6, 6, 6, 6, 5), "button"))
         referee.frame()
+        assert isinstance(events.get_nowait(), InputEdge)  # the chirp asks for a poll now
         for poll in built.loop.pollers:
             poll(100.0)
         pin = factory.pin(18, pin_class=MockPWMPin)

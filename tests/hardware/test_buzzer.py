@@ -71,3 +71,22 @@ def test_an_active_buzzer_is_switched_on_and_off(factory: MockFactory) -> None:
     buzzer.poll(0.12)
     assert factory.pin(PIN).state is False
     buzzer.close()
+
+
+def test_a_sound_wakes_the_loop_and_each_poll_says_when_the_next_is_due(
+        factory: MockFactory) -> None:
+    woken: list[bool] = []
+    buzzer = Buzzer(open_output(PIN, "passive", factory), wake=lambda: woken.append(True))
+    assert buzzer.poll(0.0) is None and woken == []  # silent: asks for no poll at all
+    buzzer.play(REFUSAL)
+    assert woken == [True]
+    due = buzzer.poll(1.0)
+    assert due == pytest.approx(1.0 + REFUSAL[0][1])  # the first buzz's end
+    assert buzzer.poll(1.05) == due  # the same note: the same end
+    for _, seconds in REFUSAL[1:]:  # polled when asked, each next note says its end
+        assert due is not None
+        now, due = due, buzzer.poll(due)
+        assert due == pytest.approx(now + seconds)
+    assert due is not None
+    assert buzzer.poll(due) is None and sounding(factory) is None  # over: no more polls
+    buzzer.close()
