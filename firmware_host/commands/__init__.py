@@ -48,6 +48,14 @@ def add_command(subparsers: Subparsers, name: str, description: str | None = Non
     return parser
 
 
+def add_journal_options(parser: argparse.ArgumentParser, journal_help: str) -> None:
+    """``--journal PATH`` and ``--config FILE``, for the commands that read a journal."""
+    parser.add_argument("--journal", type=Path, metavar="PATH", help=journal_help)
+    parser.add_argument("--config", type=Path, metavar="FILE",
+                        help="config file naming the journal "
+                             "(default: /etc/table-companion/config.toml if present)")
+
+
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
 

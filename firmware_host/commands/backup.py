@@ -11,7 +11,7 @@ import argparse
 from datetime import datetime
 from pathlib import Path
 
-from firmware_host.commands import Subparsers, add_command, output_file
+from firmware_host.commands import Subparsers, add_command, add_journal_options, output_file
 from firmware_host.config import load
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal
@@ -23,11 +23,7 @@ def register(subparsers: Subparsers) -> None:
         "backup API; safe while the companion runs. Use this, not cp."))
     parser.add_argument("path", type=Path, metavar="PATH",
                         help="the copy to write, or a folder for journal-DATE-TIME.sqlite3")
-    parser.add_argument("--journal", type=Path, metavar="PATH",
-                        help="the journal to copy (default: the one the config names)")
-    parser.add_argument("--config", type=Path, metavar="FILE",
-                        help="config file naming the journal "
-                             "(default: /etc/table-companion/config.toml if present)")
+    add_journal_options(parser, "the journal to copy (default: the one the config names)")
     parser.set_defaults(handler=run)
 
 

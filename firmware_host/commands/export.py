@@ -19,7 +19,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any, TextIO
 
-from firmware_host.commands import Subparsers, add_command
+from firmware_host.commands import Subparsers, add_command, add_journal_options
 from firmware_host.config import SERVICE_JOURNAL, load, sim_journal
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal, PlayedGame, standings
@@ -34,11 +34,7 @@ def register(subparsers: Subparsers) -> None:
         "night, of --night DATE or of --all nights to standard output."))
     parser.add_argument("--format", choices=("csv", "json"), default="csv",
                         help="csv (one row per player per game, the default) or json")
-    parser.add_argument("--journal", type=Path, metavar="PATH",
-                        help="the journal file (default: the one the config names)")
-    parser.add_argument("--config", type=Path, metavar="FILE",
-                        help="config file naming the journal "
-                             "(default: /etc/table-companion/config.toml if present)")
+    add_journal_options(parser, "the journal file (default: the one the config names)")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--night", type=night_argument, metavar="DATE",
                        help="the night that began on DATE (YYYY-MM-DD; it runs to 06:00)")
