@@ -7,7 +7,7 @@
   builds, with its own loop, referee, journal (a real SQLite file in a temporary folder,
   WAL, ``synchronous=FULL``), screens and the page-diff OLED driver of
   :mod:`hardware.display.oled` on a recording bus. A :class:`~hardware.pins.clock.ManualClock`
-  stands in for time, so the 20 ms button debounce and the matrix's three stable scans
+  stands in for time, so the 20 ms button debounce and the matrix's 60 ms settling
   cost no waiting; all the work is real and timed with ``time.perf_counter``.
 - ``cold_start``: a fresh interpreter imports the ``table-companion`` command and runs the
   daemon (as ``run`` assembles it, on mock pins, a new journal, the OLED driver on a
@@ -30,7 +30,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +46,7 @@ from firmware_host.referee import Referee
 from firmware_host.sensing import Recogniser
 from games import REGISTRY
 from games.core import Phase
+from hardware.board.matrix import SETTLE_S as MATRIX_SETTLE_S
 from hardware.controls.mock_table import MockTable
 from hardware.display.factory import OledConfig, build_oled
 from hardware.display.mock import RecordingInterface
@@ -66,10 +67,12 @@ I2C_HZ = (100_000, 400_000)
 
 CLICK_S = 0.05  # a button is held this long, then released
 SETTLE_S = 0.05  # then the hands wait this long: the release debounces (20 ms) meanwhile
+CELL_S = 5 * MATRIX_SETTLE_S  # after a magnet moves: beyond its neighbours' settling (2x), and
+# slow enough that a hand at one cell stays under the matrix's chatter rate
 DETENT_S = 0.03  # between two detents of the knob
 
 
-def percentile(values: list[float], share: float) -> float:
+def percentile(values: Sequence[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
@@ -165,9 +168,9 @@ class Hands:
         daemon.journal._committer = self.committer
         poll = daemon.inputs.poll
 
-        def timed_poll() -> None:
+        def timed_poll(*, board: bool = True) -> float | None:
             self._origin = stamp()
-            poll()
+            return poll(board=board)
 
         daemon.inputs.poll = timed_poll  # type: ignore[method-assign]
 
@@ -233,7 +236,7 @@ class Hands:
 
     def _cell(self, square: tuple[int, int], occupied: bool) -> None:
         act = self.table.place if occupied else self.table.lift
-        self._gesture((0.0, lambda: act(*square)), (SETTLE_S, _nothing))
+        self._gesture((0.0, lambda: act(*square)), (CELL_S, _nothing))
 
     def _move_cursor(self, cursor: int, wanted: int, length: int) -> None:
         """Turn the knob the short way round from ``cursor`` to ``wanted``."""
@@ -319,8 +322,8 @@ class Hands:
             self._cell(square, False)
         else:  # the opponent's chip off, then one's own on
             self._gesture((0.0, lambda: self.table.lift(*square)),
-                          (SETTLE_S, lambda: self.table.place(*square)),
-                          (2 * SETTLE_S, _nothing))
+                          (CELL_S, lambda: self.table.place(*square)),
+                          (2 * CELL_S, _nothing))
 
     def _fix_board(self, referee: Referee) -> None:
         """Bring the magnets in line with the game, one cell at a time."""
@@ -513,7 +516,7 @@ def main() -> None:
         "what": {
             "edge_to_bus": "perf_counter from the start of the input poll that sees a settled "
                            "edge (ROLL/SELECT/BACK release after 20 ms debounce, a reed cell "
-                           "after 3 stable scans) or from the start of a knob detent's pin "
+                           "after it settles, 60 ms) or from the start of a knob detent's pin "
                            "edges (the encoder emits from edge callbacks), through the event "
                            "queue, the referee (journal commit, synchronous=FULL, on a file in "
                            "a temp folder), the render, to the last byte the page-diff OLED "
