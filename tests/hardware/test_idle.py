@@ -49,6 +49,7 @@ class IdleHours:
         self.stop: Callable[[], None] = lambda: None
         self.still_since = clock()
         self.quiet_reads: list[int] = []
+        self.acted_at: list[float] = []
         self._snapshot: int | None = None
         self._queued: list[Event | None] = []
 
@@ -68,6 +69,8 @@ class IdleHours:
             self.quiet_reads.append(self.reads[0] - self._snapshot)
             self._snapshot = None
             self.still_since = self.clock()
+            if self.hands:
+                self.acted_at.append(self.clock())
             (self.hands.pop(0) if self.hands else self.stop)()
         raise queue.Empty
 
@@ -91,7 +94,7 @@ def test_an_idle_daemon_reads_no_pin_and_what_the_hands_do_still_reaches_the_ref
     factory = MockFactory()
     table = MockTable(config.pins(), factory)
     clock = ManualClock()
-    handled: list[Event] = []
+    handled: list[tuple[Event, float]] = []
     hands = [lambda: table.press(Control.DOWN) if config.pins().encoder is None
              else table.turn(1),
              lambda: table.press(Control.BACK),
@@ -106,7 +109,8 @@ def test_an_idle_daemon_reads_no_pin_and_what_the_hands_do_still_reaches_the_ref
         referee = daemon.loop.controller
         assert isinstance(referee, Referee)
         handle = referee.handle
-        referee.handle = lambda event: (handled.append(event), handle(event))[1]  # type: ignore
+        referee.handle = lambda event: (  # type: ignore[method-assign]
+            handled.append((event, clock())), handle(event))[1]
         events.stop = daemon.loop.stop
         daemon.loop.run()
     # still spells read no pin; the one with a piece on the board is the exception: a
@@ -116,8 +120,10 @@ def test_an_idle_daemon_reads_no_pin_and_what_the_hands_do_still_reaches_the_ref
     assert events.quiet_reads[:4] == [0, 0, 0, 0] and events.quiet_reads[5:] == [0]
     assert 0.9 * patrol <= events.quiet_reads[4] <= 1.2 * patrol
     assert notifier.pings >= 6 * STILL / 15
-    assert [type(e).__name__ for e in handled] == [
+    assert [type(e).__name__ for e, _at in handled] == [
         "ControlTurned", "ControlPressed", "CellChanged", "CellChanged"]
+    turned, pressed = (at for _e, at in handled[:2])
+    assert (turned, pressed) == tuple(events.acted_at[:2])  # no debounce wait for either
 
 
 class Blank:
