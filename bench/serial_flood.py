@@ -6,9 +6,9 @@ one end of a pty pair. A thread plays the device on the other end and writes
 ``flood_lines`` well-formed DICE lines as fast as the pty takes them, then one last throw
 (6-6-6). Meanwhile the main thread presses ROLL on its mock pin every 100 ms.
 
-- ``press_to_screen_ms``: from releasing the ROLL button (a click throws on release) to
-  the loop having handled the throw and drawn the frame after it (the button's own 20 ms
-  debounce included), during the flood and, for comparison, on a quiet table.
+- ``press_to_screen_ms``: from releasing the ROLL button (a click throws on release, taken
+  at the first read of the release: no debounce wait) to the loop having handled the throw
+  and drawn the frame after it, during the flood and, for comparison, on a quiet table.
 - ``rss_growth_mib``: VmRSS after the flood minus VmRSS before it (after a warm-up).
 - ``last_throw_s``: from the device's last write to the 6-6-6 throw being handled.
 - ``dropped_lines``: the flood lines the throttle dropped (the rest were handled).

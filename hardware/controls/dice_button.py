@@ -46,7 +46,7 @@ class DiceButton:
     """Rolls :attr:`count` dice when clicked and emits ``DiceRolled(source="button")``.
 
     The daemon sets :attr:`count` for the game and the moment (5 for Dalmatian, 3 for
-    Centennial); ``hold_time=None`` rolls as soon as the press settles and never holds.
+    Centennial); ``hold_time=None`` rolls on the press and never holds.
     """
 
     def __init__(self, pin: int, factory: PinFactory, emit: Emit, *, ticks: Ticks = time.monotonic,

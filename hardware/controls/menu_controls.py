@@ -8,7 +8,9 @@ runs on the GPIO library's edge callbacks (one thread for all pins on a Pi, none
 mock) and emits from there; its state machine ignores contact bounce by itself.
 
 A button with a hold time emits ``ControlPressed`` on a click and ``ControlHeld`` on a long
-press; one without emits ``ControlPressed`` as soon as the press settles.
+press; one without emits ``ControlPressed`` on the press. Either acts at the first read of
+the change that acts, once the button has been quiet for the debounce (see
+:mod:`~hardware.controls.push_button`).
 """
 
 from __future__ import annotations

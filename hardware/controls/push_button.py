@@ -20,7 +20,7 @@ before it had been quiet (no edge, no change) for the debounce, as confirmed by 
 least that long after its last change: a real press after a rest. Every other change, and
 any change while the level is not yet quiet (bounce just after an accepted change), is taken
 only once the new level has held for the debounce. Hence bounce after an eager press never
-makes a second one (the closures that follow the first opening are not quiet), and a glitch
+makes a second one (its openings never hold long enough to be a release), and a glitch
 shorter than the debounce never clicks a button with a hold time (its press must hold). The
 build's own read starts the quiet time, so a change in the first 20 ms is never eager. The
 price: a button with a hold time clicks on a contact drop-out while held, as a release would.
