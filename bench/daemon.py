@@ -518,10 +518,10 @@ def main() -> None:
                            "(ROLL's release, SELECT's or BACK's press, at its first read; a reed "
                            "cell after it settles, 60 ms) or from the start of a knob detent's pin "
                            "edges (the encoder emits from edge callbacks), through the event "
-                           "queue, the referee (journal commit, synchronous=FULL, on a file in a "
-                           "temp folder), the render, to the last byte the page-diff OLED driver "
-                           "hands the recording I2C interface; one sample per event; excludes the "
-                           "debounce wait (manual clock)",
+                           "queue, the referee (journal commit, synchronous=FULL, on a file in "
+                           "a temp folder), the render, to the last byte the page-diff OLED "
+                           "driver hands the recording I2C interface; one sample per event; "
+                           "excludes the debounce wait (manual clock)",
             "cpu_ms": "the same span in process_time (CPU of every thread of the process, the "
                       "journal's committer and checkpointer included)",
             "committing_events": "the events that committed an action (the referee's submit: "
