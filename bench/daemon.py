@@ -33,6 +33,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,7 @@ from hardware.controls.mock_table import MockTable
 from hardware.display.factory import OledConfig, build_oled
 from hardware.display.mock import RecordingInterface
 from hardware.display.oled import PagedOled
+from hardware.display.protocol import Send
 from hardware.events import CellChanged, Control, ControlPressed, ControlTurned, DiceRolled, Event
 from hardware.pins.clock import ManualClock
 from hardware.pins.factory import mock_factory
@@ -117,7 +119,8 @@ def stamp() -> tuple[float, float]:
 
 
 class TimedOled:
-    """The real :class:`PagedOled` on a recording bus; notes when each frame's bytes are sent."""
+    """The real :class:`PagedOled` on a recording bus; notes when each frame's bytes are
+    sent."""
 
     def __init__(self, oled: PagedOled, bus: RecordingInterface,
                  sent: Callable[[tuple[float, float], int, tuple[float, ...]], None]) -> None:
@@ -125,8 +128,15 @@ class TimedOled:
         self.bus = bus
         self.sent = sent
 
+    def prepare(self, image: Image.Image) -> Send:
+        """The driver's own prepare (pack and diff, done while the journal commits)."""
+        return partial(self._send, self.oled.prepare(image))
+
     def show(self, image: Image.Image) -> None:
-        self.oled.show(image)
+        self.prepare(image)()
+
+    def _send(self, send: Send) -> None:
+        send()
         done = stamp()
         count = self.bus.byte_count()
         wire = tuple(self.bus.i2c_seconds(hz) for hz in I2C_HZ)

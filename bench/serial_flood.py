@@ -74,11 +74,14 @@ class Timed:
         self.inner.tick(now)
 
     def frame(self) -> Image.Image | None:
-        image = self.inner.frame()
+        return self.inner.frame()
+
+    def settle(self) -> Image.Image | None:
+        instead = self.inner.settle()  # the frame may be sent from now on
         if self._pressed:
             self._pressed = False
             self.drawn.put(time.perf_counter())
-        return image
+        return instead
 
 
 class Screen:

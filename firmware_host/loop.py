@@ -20,8 +20,11 @@ puts :class:`~hardware.events.InputEdge` there, and the loop answers it by runni
 poller at once. Tests drive the loop with a fake clock and a scripted queue and never sleep.
 
 The seam for the referee: it is a :class:`Controller`. ``handle`` applies an event (a game
-action goes through :meth:`firmware_host.journal.Journal.apply`, which commits before it
-returns); ``frame`` is called after it, so the screen never shows an uncommitted action.
+action is handed to the journal, whose COMMIT runs on its own thread meanwhile); ``frame``
+draws the new screen, the display prepares it (packs and diffs its pages), and only then
+the loop calls ``settle``, which waits for the commit: the frame's bytes go out once what it
+shows is on disk, and the drawing and diffing ran while the disk was busy. A commit that
+failed gives a new frame instead, which says why.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from typing import Protocol
 from PIL import Image
 
 from firmware_host.notify import Notifier
-from hardware.display.protocol import Display
+from hardware.display.protocol import Display, preparer
 from hardware.events import Event, InputEdge
 
 Clock = Callable[[], float]
@@ -75,7 +78,11 @@ class Controller(Protocol):
         """The screen as it should look now (None: unchanged since the last call).
 
         Called after every event and each time the loop wakes, so it must be cheap when
-        nothing changed."""
+        nothing changed. It may show actions still being written: see :meth:`settle`."""
+
+    def settle(self) -> Image.Image | None:
+        """Wait until what the last frame shows is on disk. None: the frame stands; else
+        the frame to show instead (the writing failed, and the actions were taken back)."""
 
 
 class EventQueue(Protocol):
@@ -133,6 +140,7 @@ class Loop:
     ) -> None:
         self.controller = controller
         self.display = display
+        self._prepare = preparer(display)
         self.notifier = notifier
         self.events: EventQueue = events if events is not None else queue.SimpleQueue()
         self.clock = clock
@@ -229,8 +237,14 @@ class Loop:
 
     def _show(self) -> None:
         image = self.controller.frame()
-        if image is not None:
-            self.display.show(image)
+        if image is None:
+            return
+        send = self._prepare(image)
+        instead = self.controller.settle()
+        if instead is None:
+            send()
+        else:
+            self.display.show(instead)
 
 
 @contextmanager

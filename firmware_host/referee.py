@@ -256,19 +256,23 @@ class Referee:
         return choices[min(self.cursor, len(choices) - 1)] if choices else None
 
     def frame(self) -> Image.Image | None:
-        """The new screen, drawn while the journal commits the event's actions; returned
-        (to be sent) only once they are on disk. A commit that failed takes the actions
-        back, and the screen is drawn again with the reason."""
+        """The new screen, drawn while the journal commits the event's actions: it is not
+        to be sent before :meth:`settle`."""
         if not self._dirty:
             return None
         self._dirty = False
-        image = self.render(self.view())
+        return self.render(self.view())
+
+    def settle(self) -> Image.Image | None:
+        """Wait for the journal's commit. None once it is on disk; if it failed, the
+        actions are taken back and the screen is drawn again with the reason."""
         try:
             self.journal.settle()
         except UsageError as err:
             self._rolled_back(str(err))
-            image = self.render(self.view())
-        return image
+            self._dirty = False
+            return self.render(self.view())
+        return None
 
     def view(self) -> View:
         """What the screen shows now."""

@@ -11,13 +11,14 @@ controller's init sequence and rotation; the daemon builds the device with
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Protocol
 
 import luma.core.error
 from PIL import Image
 
 from hardware.display.pages import Window, pack_pages, plan_windows, window_data
-from hardware.display.protocol import check_frame
+from hardware.display.protocol import Send, check_frame
 from hardware.errors import DeviceMissingError
 
 SSD1306_SET_COLUMNS = 0x21
@@ -85,7 +86,9 @@ class PagedOled:
 
     The first frame is sent whole, since what the panel shows is not known; after a failed
     transfer the next frame is sent whole again. A failed transfer raises
-    :class:`~hardware.errors.DeviceMissingError` naming the panel (``name``).
+    :class:`~hardware.errors.DeviceMissingError` naming the panel (``name``). It
+    :class:`~hardware.display.protocol.Prepares`: the packing and diffing can be done
+    before the bytes may go.
     """
 
     def __init__(self, device: LumaDevice, addressing: Addressing, name: str = "OLED") -> None:
@@ -94,12 +97,26 @@ class PagedOled:
         self._name = name
         self._sent: list[bytes] | None = None
 
-    def show(self, image: Image.Image) -> None:
+    def prepare(self, image: Image.Image) -> Send:
+        """Pack ``image`` into pages and find what differs from the panel's; the call
+        returned sends that. Nothing goes on the bus until it is called."""
         check_frame(image)
         pages = pack_pages(self._device.preprocess(image))
-        windows = plan_windows(
-            self._sent, pages, self._addressing.window_cost, self._addressing.multi_page
-        )
+        base = self._sent
+        windows = self._plan(base, pages)
+        return partial(self._send, pages, base, windows)
+
+    def show(self, image: Image.Image) -> None:
+        self.prepare(image)()
+
+    def _plan(self, base: list[bytes] | None, pages: list[bytes]) -> list[Window]:
+        return plan_windows(base, pages, self._addressing.window_cost,
+                            self._addressing.multi_page)
+
+    def _send(self, pages: list[bytes], base: list[bytes] | None,
+              windows: list[Window]) -> None:
+        if self._sent is not base:  # another frame went out since the diff: diff again
+            windows = self._plan(self._sent, pages)
         if not windows:
             return
         self._sent = None  # if a transfer fails half-way the panel holds an unknown mix

@@ -69,6 +69,9 @@ class Recorder:
     def frame(self) -> Image.Image | None:
         return self.inner.frame()
 
+    def settle(self) -> Image.Image | None:
+        return self.inner.settle()
+
 
 @pytest.fixture
 def recorded(monkeypatch: pytest.MonkeyPatch) -> list[Recorder]:

@@ -86,6 +86,7 @@ class RecordingController:
     ticks: list[float] = field(default_factory=list)
     on_handle: Callable[[Event], None] | None = None
     on_tick: Callable[[float], float | None] | None = None
+    on_settle: Callable[[], Image.Image | None] | None = None
     changed: bool = True
 
     def handle(self, event: Event) -> None:
@@ -106,6 +107,9 @@ class RecordingController:
         self.changed = False
         self.log.append("frame")
         return new_frame()
+
+    def settle(self) -> Image.Image | None:
+        return self.on_settle() if self.on_settle is not None else None
 
 
 @dataclass
@@ -144,6 +148,43 @@ def test_events_are_handled_in_order_each_followed_by_its_frame() -> None:
     ]
     assert [text for _, text in notifier.sent] == ["READY=1", "STOPPING=1"]
     assert loop.handled == 3
+
+
+@dataclass
+class PreparingDisplay:
+    """Prepares each frame before it is sent, as the OLED driver does, into a shared log."""
+
+    log: list[str]
+
+    def prepare(self, image: Image.Image) -> Callable[[], None]:
+        self.log.append("prepare")
+        return lambda: self.log.append("send")
+
+    def show(self, image: Image.Image) -> None:
+        self.log.append("show")
+
+
+def test_a_frame_is_prepared_before_the_commit_is_awaited_and_sent_only_after() -> None:
+    clock = FakeClock()
+    controller = RecordingController()
+    outcomes = [None, None, new_frame()]  # the second event's commit fails: a new frame
+
+    def settle() -> Image.Image | None:
+        controller.log.append("settle")
+        return outcomes.pop(0)
+
+    controller.on_settle = settle
+    events = ScriptedQueue(clock, [(101.0, lambda: loop.stop())])
+    loop = Loop(controller, PreparingDisplay(controller.log), RecordingNotifier(),
+                events=events, clock=clock)
+    loop.emit(ControlPressed(Control.SELECT))
+    loop.emit(ControlPressed(Control.BACK))
+    loop.run()
+    assert controller.log == [
+        "frame", "prepare", "settle", "send",
+        "handle ControlPressed control=select", "frame", "prepare", "settle", "send",
+        "handle ControlPressed control=back", "frame", "prepare", "settle", "show",
+    ]
 
 
 def test_the_watchdog_is_pinged_at_half_its_timeout_while_idle() -> None:

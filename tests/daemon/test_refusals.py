@@ -2,13 +2,14 @@
 
 Everything an event will do is checked before anything is committed, so a Dalmatian throw
 that is refused does not leave its reroll behind; and a commit that fails takes its actions
-back from the game before the frame is shown.
+back from the game before the frame is shown. Through the loop, a frame is diffed while its
+actions commit and sent only once they are on disk.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
+from test_loop import FakeClock, ScriptedQueue
 
 from firmware_host.config import Config, GameConfig
 from firmware_host.journal import Journal
+from firmware_host.loop import Loop
+from firmware_host.notify import Notifier
 from firmware_host.referee import Referee
 from firmware_host.views import GameView, View
 from games.core import Phase, Roll
@@ -51,9 +55,12 @@ def referee(tmp_path: Path) -> Iterator[Referee]:
         yield Referee(CONFIG, journal, game=game, render=blank)
 
 
-def send(referee: Referee, event: Event) -> None:
+def send(referee: Referee, event: Event) -> Image.Image | None:
+    """Hand ``event`` to the referee as the loop does; the frame drawn in place of the
+    first one, if the commit failed."""
     referee.handle(event)
-    referee.frame()
+    assert referee.frame() is not None
+    return referee.settle()
 
 
 def into_a_turn(referee: Referee) -> Dalmatian:
@@ -88,15 +95,67 @@ def test_a_commit_that_fails_is_taken_back_before_the_frame(referee: Referee) ->
         return sqlite3.SQLITE_OK
 
     referee.journal._db.set_authorizer(no_commit)
-    send(referee, DiceRolled((4, 4, 4, 4, 4), "serial"))
+    assert send(referee, DiceRolled((4, 4, 4, 4, 4), "serial")) is not None  # drawn again
     assert denied == ["COMMIT"]
     assert [str(a) for a in game.history] == before == journaled(referee.journal.path)
     view = referee.view()
     assert isinstance(view, GameView) and view.message is not None
     assert "not authorized" in view.message
     referee.journal._db.set_authorizer(None)
-    send(referee, DiceRolled((4, 4, 4, 4, 4), "serial"))
+    assert send(referee, DiceRolled((4, 4, 4, 4, 4), "serial")) is None  # the frame stands
     assert journaled(referee.journal.path) == [*before, "reroll 1-2-2-2-2", "roll 4-4-4-4-4"]
+
+
+def test_the_loop_sends_a_frame_only_once_what_it_shows_is_on_disk(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    drawn: list[tuple[Image.Image, View]] = []
+    sent: list[tuple[View, list[str], list[str]]] = []  # shown, on disk, played
+    pending_at_prepare: list[bool] = []
+
+    def render(view: View) -> Image.Image:
+        drawn.append((new_frame(), view))
+        return drawn[-1][0]
+
+    def deny_commits(deny: bool) -> None:
+        refuse = sqlite3.SQLITE_DENY
+        journal._db.set_authorizer(
+            (lambda action, arg1, *rest: refuse if arg1 == "COMMIT" else sqlite3.SQLITE_OK)
+            if deny else None)
+
+    class Screen:
+        """Prepares as the OLED driver does; each send notes what another reader of the
+        journal finds at that moment."""
+
+        def prepare(self, image: Image.Image) -> Callable[[], None]:
+            pending_at_prepare.append(journal._pending is not None)
+            view = next(v for i, v in drawn if i is image)
+            return lambda: sent.append((view, journaled(path), [str(a) for a in game.history]))
+
+        def show(self, image: Image.Image) -> None:
+            self.prepare(image)()
+
+    throws = [(6, 6, 6, 6, 6), (1, 1, 1, 1, 1), (3, 3), (1, 2, 2, 2, 2), (4, 4, 4, 4, 4)]
+    with Journal.open(path) as journal:
+        game = Dalmatian.new(2, ["Ann", "Ben"], rounds=2)
+        journal.start(game)
+        referee = Referee(CONFIG, journal, game=game, render=render)
+        clock = FakeClock()
+        script: list[tuple[float, Event | Callable[[], None]]] = [
+            (101.0 + i, DiceRolled(faces, "serial")) for i, faces in enumerate(throws)]
+        script[-1:] = [(104.5, lambda: deny_commits(True)), script[-1],
+                       (105.5, lambda: deny_commits(False)), (106.0, script[-1][1]),
+                       (107.0, lambda: loop.stop())]
+        loop = Loop(referee, Screen(), Notifier(), events=ScriptedQueue(clock, script),
+                    clock=clock)
+        loop.run()
+    for _, on_disk, played in sent:
+        assert on_disk == played  # nothing shown that a power cut would lose
+    assert pending_at_prepare.count(True) == len(throws) + 1  # diffed while committing
+    denied = sent[-2][0]  # the frame for the throw whose commit failed says why...
+    assert isinstance(denied, GameView) and denied.message is not None
+    assert "not authorized" in denied.message
+    assert sent[-2][2] == sent[-3][2]  # ...and shows the game without it
+    assert sent[-1][1][-2:] == ["reroll 1-2-2-2-2", "roll 4-4-4-4-4"]
 
 
 def dice(count: int) -> st.SearchStrategy[tuple[int, ...]]:

@@ -172,6 +172,39 @@ def test_the_panel_always_ends_up_showing_the_last_frame(
     assert ram.image().tobytes() == shown.tobytes()
 
 
+@settings(max_examples=120, deadline=None)
+@given(
+    controller=st.sampled_from(["ssd1306", "sh1106"]),
+    edits=st.lists(rectangles, min_size=1, max_size=4),
+    order=st.lists(st.integers(0, 3), min_size=1, max_size=6),
+)
+def test_a_prepared_frame_sends_nothing_until_sent_and_is_right_whenever_it_is(
+    controller: str, edits: list[list[tuple[int, int, int, int, int]]], order: list[int]
+) -> None:
+    """Frames prepared one after another, sent in any order, some twice, some never: each
+    send leaves the panel showing its frame (one diffed against what went out since is
+    diffed again)."""
+    oled, interface = fresh(controller)
+    ram = PanelRam(controller)
+    frame = new_frame()
+    oled.show(frame)  # the panel's content known: from now on only differences go
+    ram.apply(interface.transfers)
+    interface.forget()
+    prepared = []
+    for edit in edits:
+        draw = ImageDraw.Draw(frame)
+        for x0, y0, x1, y1, fill in edit:
+            draw.rectangle((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)), fill=fill)
+        prepared.append((frame.copy(), oled.prepare(frame.copy())))
+    assert interface.transfers == []
+    for pick in order:
+        image, send = prepared[pick % len(prepared)]
+        send()
+        ram.apply(interface.transfers)
+        interface.forget()
+        assert ram.image().tobytes() == image.tobytes()
+
+
 def test_the_worst_case_full_change_costs_no_more_than_luma() -> None:
     oled, interface = fresh("ssd1306")
     oled.show(new_frame())
