@@ -170,7 +170,8 @@ class Referee:
     # -- the Controller interface -----------------------------------------------------------
 
     def handle(self, event: Event) -> None:
-        log.debug("%s", describe(event))
+        if log.isEnabledFor(logging.DEBUG):  # describing costs, on the way to the commit
+            log.debug("%s", describe(event))
         try:
             self._dispatch(event)
         except (GameError, UsageError) as err:

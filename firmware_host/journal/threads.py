@@ -25,14 +25,16 @@ IDLE_CHECKPOINT_S = 20.0
 
 
 class Committer:
-    """Runs ``COMMIT`` on ``db`` in a thread of its own, one transaction at a time."""
+    """Runs ``COMMIT`` on ``db`` in a thread of its own, one transaction at a time.
+
+    The handoffs are bare locks, not Events or Semaphores: each of those runs Python code
+    and makes a lock of its own per wait, on the very path the frame waits on."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
-        self._go = threading.Semaphore(0)
-        self._done = threading.Event()
-        self._done.set()
-        self._entered = threading.Event()
+        self._go = _taken()  # released: commit once
+        self._entered = _taken()  # released by the committer as it starts
+        self._busy = threading.Lock()  # held while a commit is in flight
         self._error: sqlite3.Error | None = None
         self._closing = False
         self._thread: threading.Thread | None = None
@@ -43,18 +45,17 @@ class Committer:
             self._thread = threading.Thread(target=self._run, name="journal-commit", daemon=True)
             self._thread.start()
         self._error = None
-        self._done.clear()
-        self._entered.clear()
+        self._busy.acquire()
         self._go.release()
         # Hand over the GIL until the committer is inside SQLite (which lets go of it): left
         # to the interpreter, the drawing thread would keep it for its whole switch interval
         # (5 ms) and the commit would start only when the frame is done.
-        self._entered.wait()
+        self._entered.acquire()
 
     def wait(self) -> sqlite3.Error | None:
         """Block until the commit in flight (if any) is done; its error, or None."""
-        self._done.wait()
-        return self._error
+        with self._busy:
+            return self._error
 
     def close(self) -> None:
         self.wait()
@@ -69,16 +70,23 @@ class Committer:
             self._go.acquire()
             if self._closing:
                 return
-            self._entered.set()
+            self._entered.release()
             try:
                 self.commit()
             except sqlite3.Error as err:
                 self._error = err
-            self._done.set()
+            self._busy.release()
 
     def commit(self) -> None:
         """The work of one commit, on the committer's thread."""
         self._db.execute("COMMIT")
+
+
+def _taken() -> threading.Lock:
+    """A lock already held: one thread's release lets another's acquire through."""
+    lock = threading.Lock()
+    lock.acquire()
+    return lock
 
 
 class Checkpointer:
@@ -95,15 +103,21 @@ class Checkpointer:
         self._running = False
 
     def wrote(self, ended: bool) -> None:
-        """A commit is durable; ``ended``: it finished or abandoned a game."""
+        """A commit is durable; ``ended``: it finished or abandoned a game.
+
+        The thread is woken only when its next checkpoint comes sooner (a game ended, or
+        nothing was waiting): one already waiting out the idle time finds the later write
+        when it wakes. A wake on every commit would take the GIL on the way to the frame."""
         with self._wake:
+            sooner = ended or self._written_at is None
             self._written_at = time.monotonic()
             self._due = self._due or ended
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="journal-checkpoint",
                                                  daemon=True)
                 self._thread.start()
-            self._wake.notify()
+            if sooner:
+                self._wake.notify()
 
     def close(self) -> None:
         with self._wake:
