@@ -8,6 +8,8 @@ fraction of the 1,024 bytes luma sends for every frame.
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass
 
 from PIL import Image
@@ -48,19 +50,27 @@ def pack_pages(image: Image.Image) -> list[bytes]:
 
 def changed_runs(old: bytes, new: bytes, gap: int) -> list[tuple[int, int]]:
     """First and last column of each run of differing columns in one page, runs less than
-    ``gap`` unchanged columns apart taken as one; empty when the page is unchanged."""
+    ``gap`` unchanged columns apart taken as one; empty when the page is unchanged.
+
+    Done in C rather than column by column: the pages XORed as integers, each byte marked
+    changed (1) or not (0), and the runs found by a regular expression over the marks. The
+    frame is diffed while the journal commits, and its bytes wait for the diff."""
     if old == new:
         return []
-    differ = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
-    runs = []
-    start = previous = differ[0]
-    for column in differ[1:]:
-        if column - previous - 1 > gap:
-            runs.append((start, previous))
-            start = column
-        previous = column
-    runs.append((start, previous))
-    return runs
+    size = len(old)
+    differ = (int.from_bytes(old, "little") ^ int.from_bytes(new, "little")).to_bytes(
+        size, "little").translate(_CHANGED)
+    return [(run.start(), run.end() - 1) for run in _runs(gap).finditer(differ)]
+
+
+_CHANGED = bytes(1) + bytes([1]) * 255
+"""Maps a byte of XORed columns to 1 when they differ."""
+
+
+@functools.cache
+def _runs(gap: int) -> re.Pattern[bytes]:
+    """Changed marks with at most ``gap`` unchanged ones between any two: one run."""
+    return re.compile(rb"\x01(?:\x00{0,%d}\x01)*" % gap)
 
 
 def plan_windows(

@@ -22,7 +22,7 @@ from hardware.display.factory import (
     open_oled,
 )
 from hardware.display.mock import RecordingInterface
-from hardware.display.pages import pack_pages
+from hardware.display.pages import changed_runs, pack_pages
 from hardware.display.protocol import new_frame
 from hardware.display.samples import sample_screen
 from hardware.errors import DeviceMissingError, HardwareError
@@ -86,6 +86,33 @@ def test_pack_pages_matches_luma_full_frame_encoding() -> None:
     interface.forget()
     device.display(frame)
     assert interface.transfers[-1][1] == b"".join(pack_pages(frame))
+
+
+def runs_column_by_column(old: bytes, new: bytes, gap: int) -> list[tuple[int, int]]:
+    """What :func:`changed_runs` means, spelt out one column at a time."""
+    runs: list[list[int]] = []
+    for column, (a, b) in enumerate(zip(old, new, strict=True)):
+        if a != b:
+            if runs and column - runs[-1][1] - 1 <= gap:
+                runs[-1][1] = column
+            else:
+                runs.append([column, column])
+    return [(first, last) for first, last in runs]
+
+
+@settings(max_examples=300)
+@given(
+    old=st.binary(min_size=128, max_size=128),
+    edits=st.lists(st.tuples(st.integers(0, 127), st.integers(0, 255)), max_size=20),
+    gap=st.integers(0, 8),
+)
+def test_changed_runs_are_the_differing_columns_joined_across_small_gaps(
+    old: bytes, edits: list[tuple[int, int]], gap: int
+) -> None:
+    new = bytearray(old)
+    for column, byte in edits:
+        new[column] = byte
+    assert changed_runs(old, bytes(new), gap) == runs_column_by_column(old, bytes(new), gap)
 
 
 def test_first_frame_is_sent_whole_and_an_unchanged_frame_sends_nothing() -> None:
