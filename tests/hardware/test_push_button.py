@@ -6,6 +6,7 @@ and at each time the button asks to be read again; so an action's time is its la
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
@@ -71,7 +72,7 @@ class Rig:
             self._armed = False
             self._wakes.append(self.clock() + self._latency)
 
-    def _act(self, what: str):  # type: ignore[no-untyped-def]
+    def _act(self, what: str) -> Callable[[], None]:
         return lambda: self.acts.append((what, self.clock()))
 
 
