@@ -156,6 +156,10 @@ class Referee:
         self.layout = DiceLayout()  # Dalmatian: the dice in the places the players see
         self.rolling: tuple[int, ...] | None = None  # the faces shown while dice tumble
         self._tumble: list[tuple[int, ...]] = []  # the animation frames still to show
+        # a button's throw whose tumble is still to draw: the row before it, the places the
+        # dice land in, the faces; drawn at the tick after the throw's frame, which needs
+        # none of it and waits on the journal's commit meanwhile
+        self._thrown: tuple[tuple[int, ...], Sequence[int], tuple[int, ...]] | None = None
         self._next_tumble: float | None = None
         self._next_scroll: float | None = None  # when a long menu line moves on
         self._long_line = False  # the highlighted line may need to scroll (known per event)
@@ -214,14 +218,16 @@ class Referee:
 
     def _tumble_on(self, now: float) -> float | None:
         """The next face of a tumbling roll when due; when the one after is due."""
+        if self._thrown is not None:  # the faces are drawn now, the throw's frame being out
+            row, places, dice = self._thrown
+            self._thrown = None
+            assert self.roller is not None
+            self._tumble = [replaced(row, places, faces) if places else faces
+                            for faces in self.roller.tumble(dice)]
         if self.rolling is None and not self._tumble:
             return None
         if self._next_tumble is not None and now < self._next_tumble:
             return self._next_tumble
-        self.rolling = self._tumble.pop(0) if self._tumble else None
-        self._next_tumble = now + TUMBLE_FRAME_S
-        self._dirty = True
-        return self._next_tumble
         self.rolling = self._tumble.pop(0) if self._tumble else None
         self._next_tumble = now + TUMBLE_FRAME_S
         self._dirty = True
@@ -398,8 +404,7 @@ class Referee:
             places = self.layout.empty()
             played = self._play(Roll(tuple(dice)))
         if played and source == "button" and self.roller is not None:
-            self._tumble = [replaced(row, places, faces) if places else faces
-                            for faces in self.roller.tumble(dice)]
+            self._thrown = (row, places, dice)  # tumbled from the next tick on
             self._next_tumble = None
 
     def _laid_out(self) -> DiceLayout:
@@ -467,6 +472,7 @@ class Referee:
         """The journal could not commit the last actions and took them back from the game."""
         log.error("%s", reason)
         self._tumble = []
+        self._thrown = None
         self.rolling = None
         if self.recogniser is not None and self.game is not None:
             self.fixes = tuple(self.recogniser.review(self.game).fixes)
