@@ -41,6 +41,7 @@ from PIL import Image
 
 from firmware_host.config import Config
 from firmware_host.daemon import Daemon, assemble, open_journal
+from firmware_host.journal import Journal
 from firmware_host.journal.threads import Committer
 from firmware_host.menu import Menu
 from firmware_host.referee import Referee
@@ -59,12 +60,13 @@ from hardware.pins.factory import mock_factory
 
 SEED = 7
 COLD_RUNS = 5
+ALONE_COMMITS = 300
 MAX_GESTURES = 20_000  # a night that needs more is stuck: fail rather than spin
 TARGETS = {"edge_p50_ms": 2.0, "edge_p99_ms": 5.0, "rss_mib": 45.0}
 FRAME_BYTES = 1024  # data bytes of a whole 128x64 frame
 GOALS = {"bytes_per_update_median_share": 0.15, "bytes_per_update_p90_share": 0.35,
          "cold_start_s": 0.25, "edge_cpu_p50_ms": 1.0, "edge_cpu_p99_ms": 3.0,
-         "wall_p50_over_commit_p50_ms": 0.3}
+         "wall_p50_over_commit_ms": 0.3}
 I2C_HZ = (100_000, 400_000)
 
 CLICK_S = 0.05  # a button is held this long, then released
@@ -391,6 +393,7 @@ def game_night(folder: Path) -> dict[str, Any]:
         daemon.loop.run()
         handled = daemon.loop.handled
     wall = time.perf_counter() - started
+    alone = commits_alone(config.journal)
     samples = hands.samples
     by_kind: dict[str, list[float]] = {}
     for sample in samples:
@@ -399,6 +402,8 @@ def game_night(folder: Path) -> dict[str, Any]:
     committing = [sample for sample in samples if sample.commit_ms is not None]
     commit_p50 = statistics.median(s.commit_ms for s in committing if s.commit_ms is not None)
     wall_p50 = statistics.median(sample.ms for sample in committing)
+    over = {"wall_p50_over_commit_p50_ms": round(wall_p50 - commit_p50, 3),
+            "wall_p50_over_commit_alone_p50_ms": round(wall_p50 - statistics.median(alone), 3)}
     return {
         "ms": summary([sample.ms for sample in samples]),
         "cpu_ms": summary([sample.cpu_ms for sample in samples]),
@@ -407,7 +412,9 @@ def game_night(folder: Path) -> dict[str, Any]:
             "wall_ms": summary([sample.ms for sample in committing]),
             "cpu_ms": summary([sample.cpu_ms for sample in committing]),
             "commit_ms": summary([s.commit_ms for s in committing if s.commit_ms is not None]),
-            "wall_p50_over_commit_p50_ms": round(wall_p50 - commit_p50, 3),
+            "commit_alone_ms": summary(alone),
+            **over,
+            "wall_p50_over_commit_ms": max(over.values()),
             "wall_minus_own_commit_ms": summary([s.ms - s.commit_ms for s in committing
                                                  if s.commit_ms is not None]),
         },
@@ -428,6 +435,25 @@ def game_night(folder: Path) -> dict[str, Any]:
         "table_seconds": round(clock(), 1),
         "wall_s": round(wall, 2),
     }
+
+
+def commits_alone(path: Path) -> list[float]:
+    """:data:`ALONE_COMMITS` COMMITs of one row each, timed on the night's journal file right
+    after the night with no other thread running: what a commit costs on this disk now.
+
+    The committer's own timing includes, after SQLite is done, its wait for the GIL while the
+    loop is still drawing or diffing the frame, which the frame does not wait for."""
+    with Journal.open(path) as journal:
+        db = journal._db
+        db.execute("CREATE TABLE bench_commit (n INTEGER)")
+        times = []
+        for n in range(ALONE_COMMITS):
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO bench_commit VALUES (?)", (n,))
+            started = time.perf_counter()
+            db.execute("COMMIT")
+            times.append((time.perf_counter() - started) * 1000)
+    return times
 
 
 CHILD = """
@@ -491,8 +517,7 @@ def goals(night: dict[str, Any], cold: dict[str, Any]) -> dict[str, dict[str, An
                "bytes_per_update_p90_share": night["bytes_per_update"]["p90_share"],
                "cold_start_s": cold["first_frame_s"],
                "edge_cpu_p50_ms": night["cpu_ms"]["p50"], "edge_cpu_p99_ms": night["cpu_ms"]["p99"],
-               "wall_p50_over_commit_p50_ms":
-                   night["committing_events"]["wall_p50_over_commit_p50_ms"]}
+               "wall_p50_over_commit_ms": night["committing_events"]["wall_p50_over_commit_ms"]}
     return {name: {"value": value, "goal": GOALS[name], "ok": value <= GOALS[name]}
             for name, value in figures.items()}
 
@@ -536,8 +561,13 @@ def main() -> None:
                       "journal's committer and checkpointer included)",
             "committing_events": "the events that committed an action (the referee's submit: "
                                  "the COMMIT runs on the journal's thread while the frame is "
-                                 "drawn, and the bytes wait for it); commit_ms is that COMMIT "
-                                 "timed on its own thread in the same run",
+                                 "drawn and diffed, and the bytes wait for it); commit_ms is "
+                                 "that COMMIT timed on its own thread in the same run, which "
+                                 "includes its wait for the GIL when the loop is still drawing "
+                                 "as SQLite finishes; commit_alone_ms: 300 COMMITs of one row "
+                                 "on the same file right after the night, nothing else "
+                                 "running; the goal is wall p50 over the smaller commit "
+                                 "median, wall_p50_over_commit_ms",
             "bytes_per_update": "command + data bytes on the bus per event (0: frame unchanged); "
                                 "share: of a whole frame's 1,024 data bytes",
             "wire_ms_per_update": "those transfers on an I2C bus at 100 and 400 kHz as luma "
