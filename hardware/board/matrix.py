@@ -25,10 +25,21 @@ otherwise make a phantom cell read closed ("ghosting", see ``wiring/README.md``)
   changed for ``quiet`` seconds (a change it settled in then counts); if it starts again, it
   is reported again.
 
-Between changes the matrix idles (:meth:`poll`): every row is driven low, so a change to a
-column with no piece pulls it low and its edge wakes the loop, which then scans until the
-change has settled. A column that already holds a piece cannot show a second one by its
-level, so while one does the matrix looks again every ``patrol`` seconds.
+Between changes the matrix idles (:meth:`poll`): every row that holds no piece is driven low
+and the rows that hold one are left high, so every column reads high. A piece put on a free
+row pulls its column low and the edge wakes the loop, which then scans until the change has
+settled. A change on a row that holds a piece cannot show that way (its column is low
+whenever that row is driven, so a second piece or the lift of one of two would not move it),
+so while any row holds a piece the matrix patrols: it drives each such row in turn and
+compares the columns with what the settled board says, which costs a row's reads instead of
+a whole scan. Only a difference starts the scans.
+
+The patrol follows the table. While hands are busy (for ``rest_after`` seconds after the
+last edge, change or ``stirred`` poll: a button, the knob, the dice, a piece) it looks every
+``patrol`` seconds, so a piece put beside another shows within that and a quick lift and
+put back is still seen. Once the table has been still that long it looks every
+``rest_patrol`` seconds: each wake-up of the loop costs far more than the reads, and a
+player who has been thinking mostly rolls or presses something before moving a piece.
 """
 
 from __future__ import annotations
@@ -50,6 +61,8 @@ MAX_SIZE = 8
 SETTLE_S = 0.06
 SCAN_S = 0.005  # while a change settles: twelve looks within the settle time
 PATROL_S = 0.02  # idle with pieces on the board: a lift and put back 110 ms apart is still seen
+REST_PATROL_S = 0.2  # the table still: five looks a second
+REST_AFTER_S = 5.0
 UNSETTLED_S = 1.0
 CHATTER_CHANGES = 6  # settled changes within CHATTER_WINDOW_S: three lifts and puts, or a switch
 CHATTER_WINDOW_S = 1.5
@@ -77,6 +90,7 @@ class ReedMatrix:
     def __init__(self, rows: Sequence[int], cols: Sequence[int], factory: PinFactory,
                  emit: Emit, *, ticks: Ticks = time.monotonic, settle: float = SETTLE_S,
                  scan_interval: float = SCAN_S, patrol: float = PATROL_S,
+                 rest_patrol: float = REST_PATROL_S, rest_after: float = REST_AFTER_S,
                  unsettled: float = UNSETTLED_S, chatter_changes: int = CHATTER_CHANGES,
                  chatter_window: float = CHATTER_WINDOW_S, quiet: float = QUIET_S,
                  start_empty: bool = True, waker: Callable[[], None] | None = None) -> None:
@@ -92,6 +106,9 @@ class ReedMatrix:
         self._settle = settle
         self._scan_interval = scan_interval
         self._patrol = patrol
+        self._rest_patrol = rest_patrol
+        self._rest_after = rest_after
+        self._stirred_at = -math.inf  # the last sign of hands at the table
         self._unsettled = unsettled
         self._chatter_changes = chatter_changes
         self._chatter_window = chatter_window
@@ -125,8 +142,10 @@ class ReedMatrix:
         self._burst_from = [-math.inf] * size  # when the cell last began to change after a rest
         self._accepted: list[deque[float]] = [deque() for _ in range(size)]
         self._chattering: set[int] = set()
-        self._watching = False  # idle: every row low, column edges wake the loop
-        self._idle_levels: list[bool] = []  # each column's level while idle, as last settled
+        self._idle_rows = False  # the free rows are driven low, the rows with pieces high
+        self._watching = False  # idle, and a column's falling edge wakes the loop
+        self._edged = False  # a column fell while watching: the next poll scans
+        self._held_rows: list[int] = []  # the rows that held a piece when the matrix idled
 
     def read(self) -> list[bool]:
         """One raw pass over the matrix, row by row: True where a switch is closed.
@@ -134,8 +153,8 @@ class ReedMatrix:
         The devices' pins are driven and read directly: this loop is the hot path, and the
         device layer above a pin costs more than the pin itself.
         """
-        if self._watching:
-            self._watching = False
+        if self._idle_rows:
+            self._idle_rows = self._watching = False
             for row in self._rows:
                 row.pin.state = True
         cols = [col.pin for col in self._cols]
@@ -166,18 +185,38 @@ class ReedMatrix:
             self._emit(event)
         return events
 
-    def poll(self) -> float | None:
-        """Scan once; say when the matrix must be read again (None: when a column's edge
-        says so). While nothing is settling it idles with every row driven low."""
-        self.scan()
+    def poll(self, *, stirred: bool = False) -> float | None:
+        """Patrol or scan once; say when the matrix must be read again (None: when a column's
+        edge says so). While nothing is settling it idles (see the module's docstring).
+        ``stirred``: another input moved, so hands are at the table."""
+        edged, self._edged = self._edged, False
         now = self._ticks()
+        if stirred:
+            self._stirred_at = now
+        if self._watching and not edged and self._patrol_rows():
+            return self._next_patrol(now)
+        self.scan()
+        now = self._stirred_at = self._ticks()
         if self._busy():
             return now + self._scan_interval
+        self._idle()
+        return self._next_patrol(now)
+
+    def _next_patrol(self, now: float) -> float | None:
+        if not self._held_rows:
+            return None
+        resting = now - self._stirred_at >= self._rest_after
+        return now + (self._rest_patrol if resting else self._patrol)
+
+    def _idle(self) -> None:
+        """Drive the free rows low and leave the rows with pieces high; arm the edges."""
         settled = self._settled or []
         n_cols = self.shape[1]
-        self._idle_levels = [not any(settled[c::n_cols]) for c in range(n_cols)]
-        for row in self._rows:
-            row.pin.state = False
+        self._held_rows = [r for r in range(self.shape[0])
+                           if any(settled[r * n_cols:(r + 1) * n_cols])]
+        for index, row in enumerate(self._rows):
+            row.pin.state = index in self._held_rows
+        self._idle_rows = True
         self._watching = self._waker is not None
         if self._watching and not self._edge_handlers:
             for index, col in enumerate(self._cols):
@@ -185,7 +224,29 @@ class ReedMatrix:
                 self._edge_handlers.append(handler)
                 col.pin.edges = "both"
                 col.pin.when_changed = handler
-        return now + self._patrol if not all(self._idle_levels) else None
+
+    def _patrol_rows(self) -> bool:
+        """Drive each row that holds a piece in turn, the free rows still driven: whether
+        every column reads as the settled board says. A piece put on or lifted from that row,
+        or put on a free one, makes some column read otherwise.
+
+        The edges are ignored while a row is driven (the drive moves the columns itself), so
+        the columns are read once more after it, the edges armed again: a piece put on a free
+        row meanwhile is seen then, or its edge comes after.
+        """
+        settled = self._settled or []
+        n_cols = self.shape[1]
+        cols = [col.pin for col in self._cols]
+        self._watching = False
+        for r in self._held_rows:
+            pin = self._rows[r].pin
+            pin.state = False
+            seen = [not col.state for col in cols]
+            pin.state = True
+            if seen != settled[r * n_cols:(r + 1) * n_cols]:
+                return False
+        self._watching = True
+        return all(col.state for col in cols)
 
     def occupied(self) -> frozenset[tuple[int, int]]:
         """The cells settled closed, as (row, column); empty before the first scan."""
@@ -199,8 +260,15 @@ class ReedMatrix:
             device.close()
 
     def _edge(self, col: int, _ticks: Any, level: bool) -> None:
-        """A column pin's callback (any thread): wake the loop if the board changed."""
-        if self._watching and self._waker is not None and level != self._idle_levels[col]:
+        """A column pin's callback (any thread): wake the loop if a piece came.
+
+        At idle every column reads high, so only a fall means something. The column is read
+        again because a callback can arrive after the level it reports has gone, as for the
+        patrol's own drive of a row; a piece put down keeps its column low.
+        """
+        if self._watching and self._waker is not None and not level \
+                and not self._cols[col].pin.state:
+            self._edged = True
             self._waker()
 
     def _busy(self) -> bool:

@@ -11,10 +11,12 @@ edge callbacks.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Mapping
 from contextlib import ExitStack
+from functools import partial
 
 from hardware.board.matrix import ReedMatrix
 from hardware.controls.dice_button import HOLD_S, DiceButton
@@ -35,6 +37,8 @@ class InputSet:
                  start_empty: bool = True) -> None:
         self.pin_map = pin_map
         self.waker = Waker(emit)
+        self._ticks = ticks
+        self._due: list[float | None] = [-math.inf] * 3  # dice, controls, matrix: read at once
         with ExitStack() as undo:  # a failure closes what was already built
             self.dice = DiceButton(pin_map.dice, factory, emit, ticks=ticks, rng=rng,
                                    hold_time=dice_hold_time, waker=self.waker)
@@ -49,11 +53,20 @@ class InputSet:
             undo.pop_all()
 
     def poll(self, *, board: bool = True) -> float | None:
-        """Read the buttons and scan the matrix (unless ``board`` is False: another device
-        reads the board); when to call again (None: at the next edge)."""
-        self.waker.take()
-        return earliest((self.dice.poll(), self.controls.poll(),
-                         self.matrix.poll() if board else None))
+        """Read what an edge or a deadline asks for: the buttons, the matrix (unless
+        ``board`` is False: another device reads the board); when to call again (None: at
+        the next edge). The matrix's patrol leaves the untouched buttons unread."""
+        edged = self.waker.take()
+        now = self._ticks()
+        polls = (self.dice.poll, self.controls.poll,
+                 partial(self.matrix.poll, stirred=edged) if board else None)
+        for index, poll in enumerate(polls):
+            due = self._due[index]
+            if poll is None:
+                self._due[index] = None
+            elif edged or (due is not None and now >= due):
+                self._due[index] = poll()
+        return earliest(self._due)
 
     def close(self) -> None:
         self.dice.close()

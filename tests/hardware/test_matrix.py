@@ -257,3 +257,118 @@ def test_settled_changes_are_exactly_the_differences(
         scans(matrix, clock, 14)
         assert matrix.occupied() == state
         events.clear()
+
+
+class Wakes:
+    """The loop's side of the matrix at idle: counts the wake-ups its edges ask for."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self) -> None:
+        self.count += 1
+
+
+def idle_rig(*cells: tuple[int, int]) -> tuple[ReedMatrix, MockBoard, list[Event], ManualClock,
+                                               Wakes]:
+    """A matrix woken by its edges, idle on a board holding ``cells`` since before it began."""
+    wakes = Wakes()
+    matrix, board, events, clock = rig(start_empty=False, waker=wakes)
+    board.set(cells)
+    assert matrix.poll() == (clock() + 0.02 if cells else None)  # the baseline, then idle
+    return matrix, board, events, clock, wakes
+
+
+def run(matrix: ReedMatrix, clock: ManualClock, wakes: Wakes, seconds: float) -> int:
+    """Poll as the loop does (at the deadlines given, or at once after a wake-up) for
+    ``seconds``, from a poll now; how many polls there were after that one."""
+    end, polls, seen = clock() + seconds, 0, wakes.count
+    due = matrix.poll()
+    while True:
+        if wakes.count == seen:
+            step = end - clock() if due is None else min(due, end) - clock()
+            clock.advance(max(step, 0.0))
+        if clock() >= end and wakes.count == seen:
+            return polls
+        seen, due, polls = wakes.count, matrix.poll(), polls + 1
+
+
+@pytest.mark.parametrize("cell", [(0, 0), (4, 1), (5, 5)])
+def test_a_piece_on_a_free_row_wakes_the_matrix_by_its_edge(cell: tuple[int, int]) -> None:
+    matrix, board, events, clock, wakes = idle_rig((2, cell[1]))  # its column already low once
+    board.place(*cell)
+    assert wakes.count == 1
+    run(matrix, clock, wakes, 0.2)
+    assert events == [CellChanged(*cell, True)]
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (lambda board: board.place(2, 4), CellChanged(2, 4, True)),  # beside a piece on its row
+    (lambda board: board.lift(2, 1), CellChanged(2, 1, False)),  # one of two on its row
+    (lambda board: board.lift(4, 1), CellChanged(4, 1, False)),  # one of two in its column
+])
+def test_a_change_on_a_row_holding_a_piece_is_found_by_the_patrol(
+        change: object, expected: CellChanged) -> None:
+    matrix, board, events, clock, wakes = idle_rig((2, 1), (2, 3), (4, 1))
+    change(board)  # type: ignore[operator]
+    assert wakes.count == 0  # no edge shows it
+    run(matrix, clock, wakes, 0.1)
+    assert events == [expected]
+    assert matrix.occupied() == board.magnets
+
+
+def test_a_still_board_with_pieces_is_patrolled_row_by_row_not_scanned() -> None:
+    matrix, board, events, clock, wakes = idle_rig((1, 1), (1, 4), (3, 0))
+    drives = [pin.states for pin in (board._rows[1], board._rows[3], board._rows[0])]
+    before = [len(states) for states in drives]
+    looks = 1 + run(matrix, clock, wakes, 1.0)
+    assert 49 <= looks <= 51  # every 20 ms, each driving rows 1 and 3 low and high again
+    assert [len(states) - n for states, n in zip(drives, before, strict=True)] == [
+        2 * looks, 2 * looks, 0]
+    assert events == [] and wakes.count == 0
+
+
+def test_a_piece_put_on_a_free_row_during_the_patrol_is_still_seen() -> None:
+    matrix, board, events, clock, wakes = idle_rig((2, 3))
+    held = board._rows[2]
+    drive = held._change_state
+
+    def put_down_meanwhile(value: bool) -> bool:
+        if not value and not board.magnets - {(2, 3)}:
+            board.place(5, 3)  # its column is low from row 2 already: no edge, and none heard
+        return bool(drive(value))
+
+    held._change_state = put_down_meanwhile
+    clock.advance(0.02)
+    assert matrix.poll() == clock() + 0.005  # the columns read again found it: scanning
+    run(matrix, clock, wakes, 0.2)
+    assert events == [CellChanged(5, 3, True)] and wakes.count == 0
+
+
+def test_an_edge_reported_after_its_level_is_gone_wakes_nothing() -> None:
+    matrix, board, _events, clock, wakes = idle_rig((2, 3))
+    matrix._edge(3, clock(), False)  # the patrol's own drive of row 2, delivered late
+    assert wakes.count == 0
+    board.place(4, 3)
+    assert wakes.count == 1
+
+
+def test_a_still_table_is_patrolled_five_times_a_second_until_hands_come_back() -> None:
+    matrix, board, events, clock, wakes = idle_rig((1, 1))
+    assert 249 <= 1 + run(matrix, clock, wakes, 5.0) <= 251  # busy hands: every 20 ms
+    assert 24 <= run(matrix, clock, wakes, 5.0) <= 26  # still for 5 s: every 200 ms
+    clock.advance(0.05)
+    assert matrix.poll(stirred=True) == clock() + 0.02  # a button or the dice: hands again
+    board.place(1, 2)  # beside the piece: no edge shows it
+    clock.advance(0.02)
+    assert matrix.poll() == clock() + 0.005
+    run(matrix, clock, wakes, 0.1)
+    assert events == [CellChanged(1, 2, True)]
+
+
+def test_a_piece_put_beside_another_on_a_still_table_is_seen_at_the_next_look() -> None:
+    matrix, board, events, clock, wakes = idle_rig((1, 1))
+    run(matrix, clock, wakes, 6.0)
+    board.place(1, 4)
+    run(matrix, clock, wakes, 0.2 + 0.06 + 0.01)
+    assert events == [CellChanged(1, 4, True)]
