@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from PIL import GifImagePlugin, Image
+from PIL import Image
 
 from hardware.display.protocol import HEIGHT, WIDTH, check_frame
 from hardware.pins.driver_types import Ticks
@@ -94,6 +94,8 @@ class GifRecorder:
             self._file = None
 
     def _write(self, image: Image.Image, duration_ms: int) -> None:
+        from PIL import GifImagePlugin  # 25 ms of imports that only a GIF needs
+
         if self._file is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = self.path.open("wb")

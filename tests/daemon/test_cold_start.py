@@ -1,13 +1,15 @@
 """The daemon's start loads only what its config asks for: no pyserial without a serial
 device, luma's devices only when a panel is built (luma.core.virtual, which
-luma.oled.device imports, starts a 4-thread pool at import), segno only for a QR code."""
+luma.oled.device imports, starts a 4-thread pool at import), segno only for a QR code,
+Pillow's GIF writer only for a GIF."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-WATCHED = {"gpiozero", "luma.oled.device", "luma.core.virtual", "serial", "segno"}
+WATCHED = {"gpiozero", "luma.oled.device", "luma.core.virtual", "serial", "segno",
+           "PIL.GifImagePlugin"}
 
 
 def loaded_after(code: str) -> set[str]:
@@ -30,5 +32,12 @@ def test_building_a_panel_loads_luma_and_a_serial_port_loads_pyserial() -> None:
             "from hardware.serial.bridge import serial_for_url\n"
             "serial_for_url('loop://').close()\n"
             "from firmware_host.screens.qr import qr_size\n"
-            "qr_size('http://table.local/', 64)")
-    assert loaded_after(code) == {"luma.oled.device", "luma.core.virtual", "serial", "segno"}
+            "qr_size('http://table.local/', 64)\n"
+            "import tempfile, pathlib\n"
+            "from hardware.display.emulators import GifRecorder\n"
+            "from hardware.display.protocol import new_frame\n"
+            "gif = GifRecorder(pathlib.Path(tempfile.mkdtemp()) / 'a.gif')\n"
+            "gif.show(new_frame())\n"
+            "gif.save()")
+    assert loaded_after(code) == {"luma.oled.device", "luma.core.virtual", "serial", "segno",
+                                  "PIL.GifImagePlugin"}
