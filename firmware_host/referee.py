@@ -277,7 +277,6 @@ class Referee:
             self.journal.settle()
         except UsageError as err:
             self._rolled_back(str(err))
-            self._dirty = False
             return self.render(self.view())
         return None
 
