@@ -39,7 +39,10 @@ last edge, change or ``stirred`` poll: a button, the knob, the dice, a piece) it
 ``patrol`` seconds, so a piece put beside another shows within that and a quick lift and
 put back is still seen. Once the table has been still that long it looks every
 ``rest_patrol`` seconds: each wake-up of the loop costs far more than the reads, and a
-player who has been thinking mostly rolls or presses something before moving a piece.
+player who has been thinking mostly rolls or presses something before moving a piece. The
+price, on a row holding a piece and only on a still table: a piece put there waits up to
+``rest_patrol`` longer to be seen, and a lift and put back over between two looks is missed
+(the board stays right: nothing changed).
 """
 
 from __future__ import annotations
