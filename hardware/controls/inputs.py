@@ -21,7 +21,7 @@ from functools import partial
 from hardware.board.matrix import ReedMatrix
 from hardware.controls.dice_button import HOLD_S, DiceButton
 from hardware.controls.menu_controls import Controls
-from hardware.events import Control
+from hardware.events import Control, Event
 from hardware.pins.driver_types import Emit, PinFactory, Ticks
 from hardware.pins.edges import Waker, earliest
 from hardware.wiring.pinmap import PinMap
@@ -39,11 +39,18 @@ class InputSet:
         self.waker = Waker(emit)
         self._ticks = ticks
         self._due: list[float | None] = [-math.inf] * 3  # dice, controls, matrix: read at once
+        self._stirred = False  # the controls spoke since the last poll (the knob needs no poll)
+
+        def controls_emit(event: Event) -> None:
+            self._stirred = True
+            emit(event)
+
         with ExitStack() as undo:  # a failure closes what was already built
             self.dice = DiceButton(pin_map.dice, factory, emit, ticks=ticks, rng=rng,
                                    hold_time=dice_hold_time, waker=self.waker)
             undo.callback(self.dice.close)
-            self.controls = Controls(pin_map.buttons, factory, emit, encoder=pin_map.encoder,
+            self.controls = Controls(pin_map.buttons, factory, controls_emit,
+                                     encoder=pin_map.encoder,
                                      ticks=ticks, hold_times=hold_times, waker=self.waker)
             undo.callback(self.controls.close)
             self.matrix = ReedMatrix(pin_map.matrix.rows, pin_map.matrix.cols, factory, emit,
@@ -55,11 +62,13 @@ class InputSet:
     def poll(self, *, board: bool = True) -> float | None:
         """Read what an edge or a deadline asks for: the buttons, the matrix (unless
         ``board`` is False: another device reads the board); when to call again (None: at
-        the next edge). The matrix's patrol leaves the untouched buttons unread."""
+        the next edge). The matrix's patrol leaves the untouched buttons unread; any edge or
+        turn of the knob tells it hands are at the table."""
         edged = self.waker.take()
+        stirred, self._stirred = edged or self._stirred, False
         now = self._ticks()
         polls = (self.dice.poll, self.controls.poll,
-                 partial(self.matrix.poll, stirred=edged) if board else None)
+                 partial(self.matrix.poll, stirred=stirred) if board else None)
         for index, poll in enumerate(polls):
             due = self._due[index]
             if poll is None:

@@ -132,3 +132,35 @@ def test_a_pin_used_twice_is_named_and_nothing_is_left_claimed(factory: MockFact
 def test_roll_belongs_to_the_dice_button(factory: MockFactory) -> None:
     with pytest.raises(ValueError, match="ROLL is the dice button's"):
         Controls({Control.ROLL: 17}, factory, lambda event: None)
+
+
+def test_the_knob_and_the_buttons_bring_back_the_quick_patrol_of_a_still_board() -> None:
+    from firmware_host.config import Config  # the pin map the daemon uses by default
+    from hardware.controls.inputs import InputSet
+    from hardware.controls.mock_table import MockTable
+
+    factory, clock, events = MockFactory(), ManualClock(), list[Event]()
+    pin_map = Config().pins()
+    table = MockTable(pin_map, factory)
+    table.place(2, 3)
+    inputs = InputSet(pin_map, factory, events.append, ticks=clock, start_empty=False)
+
+    def still(seconds: float) -> float:
+        """Poll when asked for ``seconds``; the last interval asked for."""
+        due, end = inputs.poll(), clock() + seconds
+        while clock() < end:
+            assert due is not None
+            clock.advance(due - clock())
+            due = inputs.poll()
+        assert due is not None
+        return round(due - clock(), 6)
+
+    assert still(8) == 0.2  # a still table: five looks a second
+    table.turn(1)  # the knob reports by itself: no edge wakes the loop
+    clock.advance(0.2)
+    assert inputs.poll() == clock() + 0.02
+    assert still(4) == 0.02
+    assert still(2) == 0.2  # still again after 5 s
+    table.press(Control.BACK)
+    assert inputs.poll() == clock() + 0.02  # a button's edge, at once
+    inputs.close()
