@@ -112,6 +112,7 @@ class ReedMatrix:
         self._rest_patrol = rest_patrol
         self._rest_after = rest_after
         self._stirred_at = -math.inf  # the last sign of hands at the table
+        self._next_look: float | None = None  # the next patrol, while idle with pieces
         self._unsettled = unsettled
         self._chatter_changes = chatter_changes
         self._chatter_window = chatter_window
@@ -189,27 +190,34 @@ class ReedMatrix:
         return events
 
     def poll(self, *, stirred: bool = False) -> float | None:
-        """Patrol or scan once; say when the matrix must be read again (None: when a column's
-        edge says so). While nothing is settling it idles (see the module's docstring).
-        ``stirred``: another input moved, so hands are at the table."""
+        """Patrol or scan when due; say when the matrix must be read again (None: when a
+        column's edge says so). While nothing is settling it idles (see the module's
+        docstring). ``stirred``: another input moved, so hands are at the table; that alone
+        reads no pin, it only brings the next look forward."""
         edged, self._edged = self._edged, False
         now = self._ticks()
         if stirred:
             self._stirred_at = now
-        if self._watching and not edged and self._patrol_rows():
-            return self._next_patrol(now)
+        if self._watching and not edged:
+            if self._next_look is None or now < self._next_look:
+                if stirred and self._next_look is not None:
+                    self._next_look = min(self._next_look, now + self._patrol)
+                return self._next_look
+            if self._patrol_rows():
+                return self._plan_patrol(now)
         self.scan()
         now = self._stirred_at = self._ticks()
         if self._busy():
             return now + self._scan_interval
         self._idle()
-        return self._next_patrol(now)
+        return self._plan_patrol(now)
 
-    def _next_patrol(self, now: float) -> float | None:
-        if not self._held_rows:
-            return None
+    def _plan_patrol(self, now: float) -> float | None:
+        """When to look at the rows holding pieces next (None: there are none)."""
         resting = now - self._stirred_at >= self._rest_after
-        return now + (self._rest_patrol if resting else self._patrol)
+        self._next_look = None if not self._held_rows else now + (
+            self._rest_patrol if resting else self._patrol)
+        return self._next_look
 
     def _idle(self) -> None:
         """Drive the free rows low and leave the rows with pieces high; arm the edges."""

@@ -321,7 +321,7 @@ def test_a_still_board_with_pieces_is_patrolled_row_by_row_not_scanned() -> None
     matrix, board, events, clock, wakes = idle_rig((1, 1), (1, 4), (3, 0))
     drives = [pin.states for pin in (board._rows[1], board._rows[3], board._rows[0])]
     before = [len(states) for states in drives]
-    looks = 1 + run(matrix, clock, wakes, 1.0)
+    looks = run(matrix, clock, wakes, 1.0)  # the poll before them is early: it reads nothing
     assert 49 <= looks <= 51  # every 20 ms, each driving rows 1 and 3 low and high again
     assert [len(states) - n for states, n in zip(drives, before, strict=True)] == [
         2 * looks, 2 * looks, 0]
@@ -372,3 +372,19 @@ def test_a_piece_put_beside_another_on_a_still_table_is_seen_at_the_next_look() 
     board.place(1, 4)
     run(matrix, clock, wakes, 0.2 + 0.06 + 0.01)
     assert events == [CellChanged(1, 4, True)]
+
+
+def test_a_poll_for_another_input_reads_no_pin_and_only_hurries_the_next_look() -> None:
+    matrix, board, _events, clock, wakes = idle_rig((1, 1))
+    run(matrix, clock, wakes, 6.0)
+    due = matrix.poll()
+    assert due is not None
+    clock.advance(due - clock())
+    due = matrix.poll()
+    assert due == clock() + 0.2  # still: the next look is 200 ms away
+    drives = board._rows[1].states
+    before = len(drives)
+    clock.advance(0.05)
+    assert matrix.poll() == due  # a button was read, the board is not due yet
+    assert matrix.poll(stirred=True) == clock() + 0.02  # that button was pressed
+    assert len(drives) == before
