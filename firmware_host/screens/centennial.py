@@ -22,6 +22,7 @@ from games.centennial import HOME, TARGETS, TOP, Centennial
 
 LINE = 9
 BAR = 26  # pixels of the progress bar: 23 targets and its two ends
+WEDGE = 3  # columns the mark of the player to throw takes before the names
 
 
 def place(progress: int) -> str:
@@ -94,7 +95,9 @@ def _draw_between_throws(canvas: Canvas, game: Centennial, view: GameView) -> No
 
 
 def _draw_players(canvas: Canvas, game: Centennial, width: int) -> None:
-    """One row a player (a bar when there is room), the player to throw inverted."""
+    """One row a player (a bar when there is room), a small wedge at the left of the player
+    to throw. A wedge moving to the next row rewrites a few columns; an inverted row
+    rewrote both rows' whole width, over the three pages two 9-row rows straddle."""
     top = BODY_TOP
     rows = (canvas.height - top) // LINE
     columns = 1 if game.players <= rows else 2
@@ -103,13 +106,13 @@ def _draw_players(canvas: Canvas, game: Centennial, width: int) -> None:
         x = (player // rows) * column_width
         y = top + (player % rows) * LINE
         text_width = column_width - (BAR + 2 if columns == 1 else 0)
-        current = player == game.turn
-        if current:
-            canvas.fill(x, y, text_width, LINE)
+        if player == game.turn:
+            for step, rows_lit in enumerate((5, 3, 1)):  # ▶ three pixels wide
+                canvas.vline(x + step, y + 2 + step, rows_lit)
         label = place(progress)
-        name = fit(game.name(player), SMALL, text_width - SMALL.width(label) - 4)
-        canvas.text(x + 1, y + 1, name, on=not current)
-        canvas.text_right(x + text_width - 2, y + 1, label, on=not current)
+        name = fit(game.name(player), SMALL, text_width - SMALL.width(label) - 4 - WEDGE)
+        canvas.text(x + 1 + WEDGE, y + 1, name)
+        canvas.text_right(x + text_width - 2, y + 1, label)
         if columns == 1:
             _draw_bar(canvas, x + text_width + 1, y + 1, progress)
 

@@ -24,6 +24,10 @@ from games.dice_multisets import HAND_SIZE
 from games.words import count
 
 LINE = 9
+GROUPS_Y = BODY_TOP + SIZE + 1  # row 33, one dark row under the dice
+HINT_Y = GROUPS_Y + 8  # row 41
+# The panel sends 8-row pages: each line's capitals sit in one page (4 and 5), only descenders
+# dip into the next, so a throw or a pick rewrites a line's page once instead of two pages.
 
 
 def draw(canvas: Canvas, view: GameView) -> None:
@@ -50,7 +54,8 @@ def _left_note(game: Dalmatian) -> str:
     if game.budget_left is not None:
         return f"budget {game.budget_left}"
     left = game.rerolls_left or 0
-    return f"{left} reroll{'' if left == 1 else 's'}"
+    # "1 reroll " ends where "2 rerolls" does: the right-aligned word stays put on the band
+    return f"{left} reroll{' ' if left == 1 else 's'}"
 
 
 def shown_dice(game: Dalmatian, rolling: Sequence[int] | None,
@@ -98,11 +103,10 @@ def _draw_turn(canvas: Canvas, game: Dalmatian, view: GameView) -> None:
     draw_dice(canvas, 0, BODY_TOP, dice, solid=held)
     canvas.text(dice_width(HAND_SIZE) + 4, BODY_TOP + 1, f"={game.total}", BIG)
     width = canvas.width
-    y = BODY_TOP + SIZE + 2
-    canvas.text(0, y, fit(groups_line(game), SMALL, width))
+    canvas.text(0, GROUPS_Y, fit(groups_line(game), SMALL, width))
     hint = hint_line(game, SMALL.chars_in(width)) if view.hint else ""
     if hint:
-        canvas.text(0, y + LINE, fit(hint, SMALL, width))
+        canvas.text(0, HINT_Y, fit(hint, SMALL, width))
     if view.choices:
         top = canvas.height - ROW
         draw_pointed(canvas, (0, top, width, ROW), view.choices, view.cursor, view.scroll)

@@ -2,11 +2,13 @@
 
 A knob turn in a game's list moves a pointer, not an inverted row, and the notes that do not
 change with the turn (Center Point's rule reminder, Sequence Dice's legend) stay where they
-are, so the page diff of :mod:`hardware.display.pages` finds little to send.
+are, so the page diff of :mod:`hardware.display.pages` finds little to send. Lines that
+change on their own sit inside one 8-row page of the panel where the layout allows.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 
 from PIL import Image
@@ -14,6 +16,7 @@ from PIL import Image
 from firmware_host.screens import render
 from firmware_host.screens.samples import SAMPLES
 from firmware_host.views import GameView
+from games.centennial import Centennial
 from hardware.display.pages import pack_pages, plan_windows
 
 SSD1306_WINDOW = 6
@@ -22,6 +25,11 @@ SSD1306_WINDOW = 6
 def wire_bytes(old: Image.Image, new: Image.Image) -> int:
     windows = plan_windows(pack_pages(old), pack_pages(new), SSD1306_WINDOW, multi_page=True)
     return sum(window.data_bytes + SSD1306_WINDOW for window in windows)
+
+
+def pages_changed(old: Image.Image, new: Image.Image) -> list[int]:
+    return [page for page, (a, b) in enumerate(zip(pack_pages(old), pack_pages(new),
+                                                       strict=True)) if a != b]
 
 
 def cursor_moved(name: str) -> tuple[Image.Image, Image.Image]:
@@ -66,3 +74,25 @@ def test_the_pointed_item_scrolls_when_too_long_and_the_others_stay_cut() -> Non
     still, moved = rows(0, 0), rows(0, PAUSE + 3)
     assert still[:9] != moved[:9]  # the pointed row has moved on
     assert still[9:] == moved[9:]  # the other is cut, not scrolled
+
+
+def test_dalmatian_hint_and_groups_lines_each_change_one_page() -> None:
+    view = SAMPLES["dalmatian_turn"]()  # "1+6 → 2" and "reroll 5-5-6: 4.0": no descenders
+    assert isinstance(view, GameView) and view.hint
+    shown = render(view)
+    assert pages_changed(shown, render(replace(view, hint=False))) == [5]
+    groups_only = render(replace(view, hint=False, choices=())).crop((0, 32, 128, 64))
+    _, top, _, bottom = groups_only.getbbox() or (0, 0, 0, 0)
+    assert top >= 1 and bottom <= 8  # the groups line: rows 33-39, page 4 alone, under a gap
+
+
+def test_the_next_player_in_centennial_moves_a_small_mark_not_an_inverted_row() -> None:
+    view = SAMPLES["centennial_playing"]()
+    assert isinstance(view, GameView)
+    passed = copy.deepcopy(view.game)
+    assert isinstance(passed, Centennial)
+    passed.turn = (passed.turn + 1) % passed.players
+    before, after = render(view), render(replace(view, game=passed))
+    after.paste(before.crop((0, 0, 128, 16)))  # the band names the new player: not counted
+    # a 3-column mark leaves one row and reaches the next, each over two pages
+    assert 0 < wire_bytes(before, after) <= 2 * 2 * (3 + SSD1306_WINDOW)
