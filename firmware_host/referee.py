@@ -395,6 +395,7 @@ class Referee:
             self._say(f"dice {_faces(dice)} ignored: close the menu first")
             return
         log.info("dice %s from %s", _faces(dice), source)
+        self._tumble, self.rolling = [], None  # a throw still tumbling has landed by now
         row = self._laid_out().shown()  # the dice as they lay before this throw
         if game.phase is Phase.MOVE and isinstance(game, Dalmatian):
             places = [p for p in range(len(self.layout.places)) if p not in self.held]

@@ -448,6 +448,20 @@ def test_a_reroll_tumbles_the_thrown_dice_beside_the_held_ones(table: Table) -> 
     assert isinstance(view, GameView) and view.rolling == (6, 6, 6, 5, 6)  # the 5 stays 4th
 
 
+def test_a_throw_during_the_last_ones_tumble_shows_its_own_dice(table: Table) -> None:
+    start_dalmatian(table)
+    play_opening_and_total(table)
+    table.referee.tick(20.0)
+    view = table.referee.view()
+    assert isinstance(view, GameView) and view.rolling == (6, 6)  # the total still tumbles
+    view = table.roll(1, 2, 3, 4, 5)  # Ben throws before it settles
+    assert isinstance(view, GameView) and view.rolling is None
+    assert view.layout == (1, 2, 3, 4, 5)
+    table.referee.tick(20.01)
+    view = table.referee.view()
+    assert isinstance(view, GameView) and view.rolling == (6,) * 5  # his own throw tumbles
+
+
 @pytest.mark.parametrize("hint", [True, False])
 def test_the_advisor_tables_are_built_at_the_tick_after_the_total_is_shown(
     tmp_path: Path, hint: bool, monkeypatch: pytest.MonkeyPatch
