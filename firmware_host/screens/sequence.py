@@ -92,12 +92,13 @@ def _draw_total(canvas: Canvas, game: SequenceDice, total: int, moves: list[Chip
 
 
 def _draw_last_roll(canvas: Canvas, game: SequenceDice) -> None:
-    """Between turns: the colour to play next and the dice that were last thrown."""
-    draw_chip(canvas, PANEL, BODY_TOP + 1, game.colour(game.turn))
-    canvas.text(PANEL + CHIP + 3, BODY_TOP + 1, "to play")
+    """Between turns: the colour to play next and the dice that were last thrown, on the
+    rows of the total's two lines (pages 2 and 3), so a roll rewrites those pages only."""
+    draw_chip(canvas, PANEL, BODY_TOP, game.colour(game.turn))
+    canvas.text(PANEL + CHIP + 3, BODY_TOP - 1, "to play")
     if game.dice:
         last = f"last {'+'.join(map(str, game.dice))}={sum(game.dice)}"
-        canvas.text(PANEL, BODY_TOP + 1 + LINE, fit(last, SMALL, canvas.width - PANEL))
+        canvas.text(PANEL, BODY_TOP + 7, fit(last, SMALL, canvas.width - PANEL))
 
 
 def _draw_legend(canvas: Canvas, game: SequenceDice, top: int) -> None:
