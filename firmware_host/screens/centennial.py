@@ -74,7 +74,9 @@ def _draw_choosing(canvas: Canvas, game: Centennial, view: GameView) -> None:
 
 
 def _draw_between_throws(canvas: Canvas, game: Centennial, view: GameView) -> None:
-    draw_banner(canvas, turn_title(game), ("roll", "3 dice"), view.rolling or ())
+    # tumbling dice take the note's place rather than push it aside: less to rewrite
+    draw_banner(canvas, turn_title(game), () if view.rolling else ("roll", "3 dice"),
+                view.rolling or ())
     dice_left = canvas.width - dice_width(3)
     _draw_players(canvas, game, dice_left - 2)
     throw = game.throw
@@ -90,7 +92,7 @@ def _draw_between_throws(canvas: Canvas, game: Centennial, view: GameView) -> No
         lines.append(f"{place(throw.start)}→{place(throw.stop)}")
     lines.extend(f"{game.name(c.player)}+{c.number}" for c in game.claims)
     for index, line in enumerate(lines[:3]):
-        y = BODY_TOP + SIZE + 2 + index * LINE
+        y = BODY_TOP + SIZE + 1 + index * 8  # rows 33, 41, 49: one page each but descenders
         canvas.text(dice_left, y, fit(line, SMALL, canvas.width - dice_left))
 
 
