@@ -103,7 +103,7 @@ def _draw_last_roll(canvas: Canvas, game: SequenceDice) -> None:
 
 def _draw_legend(canvas: Canvas, game: SequenceDice, top: int) -> None:
     """Each colour's pattern, its players and its longest run, labelled ``run 3``."""
-    scores = game.scores()
+    scores = _scores(game)
     for colour in range(len(COLOURS)):
         players = game.players_of(colour)
         if not players:
@@ -115,3 +115,17 @@ def _draw_legend(canvas: Canvas, game: SequenceDice, top: int) -> None:
         room = canvas.width - PANEL - CHIP - 3 - SMALL.width(run) - 4
         canvas.text(PANEL + CHIP + 3, y + 1, fit(names, SMALL, room))
         canvas.text_right(canvas.width - 1, y + 1, run)
+
+
+_last_scores: tuple[tuple[object, ...], tuple[int, ...]] = ((), ())
+
+
+def _scores(game: SequenceDice) -> tuple[int, ...]:
+    """``game.scores()``, kept while the chips and seats stay as they are: the legend is
+    drawn on every frame, the runs change only when a chip does (searching them is half of
+    this screen's drawing time)."""
+    global _last_scores
+    key = (game.board, game.colours)
+    if _last_scores[0] != key:
+        _last_scores = (key, game.scores())
+    return _last_scores[1]

@@ -9,15 +9,16 @@ from PIL import Image
 
 import games
 from firmware_host.screens import dice, render, sheet
-from firmware_host.screens.banner import draw_banner
+from firmware_host.screens.banner import BODY_TOP, draw_banner
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.chips import chip_bitmap
 from firmware_host.screens.choices import PAUSE, scrolled
 from firmware_host.screens.dalmatian import hint_line
 from firmware_host.screens.dice import SIZE
 from firmware_host.screens.font import SMALL
+from firmware_host.screens.sequence import LINE
 from firmware_host.screens.opening import draw_throw
-from firmware_host.screens.samples import SAMPLES, options_menu
+from firmware_host.screens.samples import SAMPLES, options_menu, play
 from firmware_host.views import DiceEntryView, GameView, MenuView
 from games.dalmatian import Dalmatian
 
@@ -158,3 +159,22 @@ def test_sequence_scores_and_multigam_counts_say_what_they_are() -> None:
     draw_banner(band, view.game.name(view.game.turn), ("b: on bar", "o: off"))
     box = (0, 0, 128, 16)
     assert render(view).crop(box).tobytes() == band.to_image().crop(box).tobytes()
+
+
+def test_the_sequence_legend_follows_a_game_drawn_as_it_is_played() -> None:
+    game = games.new_game("sequence", 2)
+    seen = set()
+    for seed in range(40):  # one game object, drawn after each step: its runs change under it
+        play(game, seed, lambda g, n=len(game.history): len(g.history) > n)
+        if game.opening is not None:  # the roll for who starts: no legend yet
+            continue
+        frame = render(GameView(game))
+        legend = (BODY_TOP + 1 if game.is_over else BODY_TOP + 2 * LINE) + 1
+        for line, run in enumerate(game.scores()[:2]):  # one seat of each colour
+            label = Canvas()
+            top = legend + line * LINE
+            right = label.text_right(127, top, f"run {run}")
+            box = (right, top, 128, top + 7)
+            assert frame.crop(box).tobytes() == label.to_image().crop(box).tobytes(), run
+            seen.add(run)
+    assert len(seen) >= 3
