@@ -16,9 +16,9 @@ from firmware_host.screens.choices import PAUSE, scrolled
 from firmware_host.screens.dalmatian import hint_line
 from firmware_host.screens.dice import SIZE
 from firmware_host.screens.font import SMALL
-from firmware_host.screens.sequence import LINE
 from firmware_host.screens.opening import draw_throw
 from firmware_host.screens.samples import SAMPLES, options_menu, play
+from firmware_host.screens.sequence import LINE
 from firmware_host.views import DiceEntryView, GameView, MenuView
 from games.dalmatian import Dalmatian
 
@@ -165,7 +165,8 @@ def test_the_sequence_legend_follows_a_game_drawn_as_it_is_played() -> None:
     game = games.new_game("sequence", 2)
     seen = set()
     for seed in range(40):  # one game object, drawn after each step: its runs change under it
-        play(game, seed, lambda g, n=len(game.history): len(g.history) > n)
+        played = len(game.history)
+        play(game, seed, lambda g: len(g.history) > played)  # noqa: B023 (used at once)
         if game.opening is not None:  # the roll for who starts: no legend yet
             continue
         frame = render(GameView(game))
