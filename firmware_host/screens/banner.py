@@ -17,6 +17,9 @@ from games.core import GameState
 
 HEIGHT = 16
 BODY_TOP = HEIGHT + 1  # first row below the band and its one-pixel gap
+PAGE_ROWS = 8
+"""Rows the panel sends as one page (page N is rows 8N to 8N+7): a line of small text that
+changes by itself costs one page when its capitals sit inside one, two when it straddles."""
 
 
 def draw_banner(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
+from firmware_host.screens.banner import BODY_TOP, PAGE_ROWS, draw_banner, turn_title
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.dice import SIZE, dice_width, draw_dice
 from firmware_host.screens.font import SMALL, fit
@@ -92,7 +92,7 @@ def _draw_between_throws(canvas: Canvas, game: Centennial, view: GameView) -> No
         lines.append(f"{place(throw.start)}→{place(throw.stop)}")
     lines.extend(f"{game.name(c.player)}+{c.number}" for c in game.claims)
     for index, line in enumerate(lines[:3]):
-        y = BODY_TOP + SIZE + 1 + index * 8  # rows 33, 41, 49: one page each but descenders
+        y = BODY_TOP + SIZE + 1 + index * PAGE_ROWS  # rows 33, 41, 49: a page each
         canvas.text(dice_left, y, fit(line, SMALL, canvas.width - dice_left))
 
 

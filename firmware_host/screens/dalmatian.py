@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
+from firmware_host.screens.banner import BODY_TOP, PAGE_ROWS, draw_banner, turn_title
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.choices import ROW
 from firmware_host.screens.dice import SIZE, dice_width, draw_dice
@@ -24,10 +24,8 @@ from games.dice_multisets import HAND_SIZE
 from games.words import count
 
 LINE = 9
-GROUPS_Y = BODY_TOP + SIZE + 1  # row 33, one dark row under the dice
-HINT_Y = GROUPS_Y + 8  # row 41
-# The panel sends 8-row pages: each line's capitals sit in one page (4 and 5), only descenders
-# dip into the next, so a throw or a pick rewrites a line's page once instead of two pages.
+GROUPS_Y = BODY_TOP + SIZE + 1  # row 33, under the dice and one dark row: page 4
+HINT_Y = GROUPS_Y + PAGE_ROWS  # row 41, page 5; only descenders dip into the next page
 
 
 def draw(canvas: Canvas, view: GameView) -> None:
