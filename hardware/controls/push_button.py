@@ -61,6 +61,7 @@ class DebouncedButton:
         self._pressed = self._level  # the settled state
         self._spent = self._level  # this press has done its action (or began before us)
         self._edged = False  # an edge came since the last poll
+        self._due: float | None = now  # when it must be read next (None: at its next edge)
         self._waker = waker
         if waker is not None:
             self._device.pin.edges = "both"
@@ -69,7 +70,15 @@ class DebouncedButton:
     def poll(self, now: float) -> float | None:
         """Read the pin once and act on a change: at once if it acts and the level before it
         was quiet, else once it has held for the debounce; return when it must be read again
-        (None: not until an edge)."""
+        (None: not until an edge). With a waker, a poll made for another input's sake (no
+        edge here, no time of ours come) reads nothing: the level is the one last read."""
+        if self._waker is not None and not self._edged and (
+                self._due is None or now < self._due):
+            return self._due
+        self._due = self._read(now)
+        return self._due
+
+    def _read(self, now: float) -> float | None:
         edged, self._edged = self._edged, False
         level = bool(self._device.is_active)
         was_quiet = self._quiet

@@ -306,3 +306,24 @@ def test_each_real_click_acts_once_at_its_release_and_glitches_never(
     _presses_due, releases_due = play(rig, presses, latency=latency, glitches=True)
     assert acted_within(rig.acts, releases_due), (rig.acts, releases_due)
     assert rig.due is None
+
+
+def test_a_poll_made_for_another_input_reads_no_pin(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig = Rig(MockFactory(), hold_time=HOLD)
+    rig.wait(1.0)  # quiet since the build: nothing to time
+    reads = [0]
+    state = type(rig.pin)._get_state
+
+    def counted(pin: object) -> object:
+        reads[0] += 1
+        return state(pin)
+
+    monkeypatch.setattr(type(rig.pin), "_get_state", counted)
+    for _ in range(50):  # the loop woke for the knob, the board, the serial dice ...
+        rig.clock.advance(0.01)
+        assert rig.button.poll(rig.clock()) is None
+    assert reads == [0]
+    rig.drive(1.6, True)  # its own edge: read at once
+    assert reads[0] >= 1
+    rig.drive(1.7, False)
+    assert rig.acts == [("press", 1.7)]
