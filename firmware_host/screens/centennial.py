@@ -22,7 +22,6 @@ from games.centennial import HOME, TARGETS, TOP, Centennial
 
 LINE = 9
 BAR = 26  # pixels of the progress bar: 23 targets and its two ends
-WEDGE = 3  # columns the mark of the player to throw takes before the names
 
 
 def place(progress: int) -> str:
@@ -97,9 +96,9 @@ def _draw_between_throws(canvas: Canvas, game: Centennial, view: GameView) -> No
 
 
 def _draw_players(canvas: Canvas, game: Centennial, width: int) -> None:
-    """One row a player (a bar when there is room), a small wedge at the left of the player
-    to throw. A wedge moving to the next row rewrites a few columns; an inverted row
-    rewrote both rows' whole width, over the three pages two 9-row rows straddle."""
+    """One row a player (a bar when there is room), the name of the player to throw inverted,
+    as Multi-Gam marks it. Moving the mark rewrites two names, not two whole rows, which
+    cost their full width over the three pages two 9-row rows straddle."""
     top = BODY_TOP
     rows = (canvas.height - top) // LINE
     columns = 1 if game.players <= rows else 2
@@ -108,12 +107,12 @@ def _draw_players(canvas: Canvas, game: Centennial, width: int) -> None:
         x = (player // rows) * column_width
         y = top + (player % rows) * LINE
         text_width = column_width - (BAR + 2 if columns == 1 else 0)
-        if player == game.turn:
-            for step, rows_lit in enumerate((5, 3, 1)):  # ▶ three pixels wide
-                canvas.vline(x + step, y + 2 + step, rows_lit)
+        current = player == game.turn
         label = place(progress)
-        name = fit(game.name(player), SMALL, text_width - SMALL.width(label) - 4 - WEDGE)
-        canvas.text(x + 1 + WEDGE, y + 1, name)
+        name = fit(game.name(player), SMALL, text_width - SMALL.width(label) - 4)
+        if current:
+            canvas.fill(x, y, SMALL.width(name) + 2, LINE)
+        canvas.text(x + 1, y + 1, name, on=not current)
         canvas.text_right(x + text_width - 2, y + 1, label)
         if columns == 1:
             _draw_bar(canvas, x + text_width + 1, y + 1, progress)

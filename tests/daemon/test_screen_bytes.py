@@ -86,7 +86,7 @@ def test_dalmatian_hint_and_groups_lines_each_change_one_page() -> None:
     assert top >= 1 and bottom <= 8  # the groups line: rows 33-39, page 4 alone, under a gap
 
 
-def test_the_next_player_in_centennial_moves_a_small_mark_not_an_inverted_row() -> None:
+def test_the_next_player_in_centennial_inverts_a_name_not_a_row() -> None:
     view = SAMPLES["centennial_playing"]()
     assert isinstance(view, GameView)
     passed = copy.deepcopy(view.game)
@@ -94,5 +94,5 @@ def test_the_next_player_in_centennial_moves_a_small_mark_not_an_inverted_row() 
     passed.turn = (passed.turn + 1) % passed.players
     before, after = render(view), render(replace(view, game=passed))
     after.paste(before.crop((0, 0, 128, 16)))  # the band names the new player: not counted
-    # a 3-column mark leaves one row and reaches the next, each over two pages
-    assert 0 < wire_bytes(before, after) <= 2 * 2 * (3 + SSD1306_WINDOW)
+    # two names of up to four letters (25 columns with the box), each over two pages
+    assert 0 < wire_bytes(before, after) <= 2 * 2 * (25 + SSD1306_WINDOW)
