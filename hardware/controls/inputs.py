@@ -11,12 +11,10 @@ edge callbacks.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Mapping
 from contextlib import ExitStack
-from functools import partial
 
 from hardware.board.matrix import ReedMatrix
 from hardware.controls.dice_button import HOLD_S, DiceButton
@@ -37,8 +35,6 @@ class InputSet:
                  start_empty: bool = True) -> None:
         self.pin_map = pin_map
         self.waker = Waker(emit)
-        self._ticks = ticks
-        self._due: list[float | None] = [-math.inf] * 3  # dice, controls, matrix: read at once
         self._stirred = False  # the controls spoke since the last poll (the knob needs no poll)
 
         def controls_emit(event: Event) -> None:
@@ -62,20 +58,13 @@ class InputSet:
     def poll(self, *, board: bool = True) -> float | None:
         """Read what an edge or a deadline asks for: the buttons, the matrix (unless
         ``board`` is False: another device reads the board); when to call again (None: at
-        the next edge). The matrix's patrol leaves the untouched buttons unread; any edge or
-        turn of the knob tells it hands are at the table."""
-        edged = self.waker.take()
-        stirred, self._stirred = edged or self._stirred, False
-        now = self._ticks()
-        polls = (self.dice.poll, self.controls.poll,
-                 partial(self.matrix.poll, stirred=stirred) if board else None)
-        for index, poll in enumerate(polls):
-            due = self._due[index]
-            if poll is None:
-                self._due[index] = None
-            elif edged or (due is not None and now >= due):
-                self._due[index] = poll()
-        return earliest(self._due)
+        the next edge). Each driver reads its pins only for its own edge or time, so the
+        matrix's patrol leaves the buttons unread; any edge or turn of the knob tells the
+        matrix hands are at the table."""
+        stirred = self.waker.take() or self._stirred
+        self._stirred = False
+        return earliest((self.dice.poll(), self.controls.poll(),
+                         self.matrix.poll(stirred=stirred) if board else None))
 
     def close(self) -> None:
         self.dice.close()
