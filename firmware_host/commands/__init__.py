@@ -48,12 +48,41 @@ def add_command(subparsers: Subparsers, name: str, description: str | None = Non
     return parser
 
 
-def add_journal_options(parser: argparse.ArgumentParser, journal_help: str) -> None:
-    """``--journal PATH`` and ``--config FILE``, for the commands that read a journal."""
-    parser.add_argument("--journal", type=Path, metavar="PATH", help=journal_help)
+def add_journal_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--journal PATH`` and ``--config FILE``, for the commands that read a journal;
+    :func:`journal_to_read` finds the file from them."""
+    parser.add_argument("--journal", type=Path, metavar="PATH", help=(
+        f"{what} (default: the one the config names, else the service's, else the "
+        "simulator's: the first that exists)"))
     parser.add_argument("--config", type=Path, metavar="FILE",
                         help="config file naming the journal "
                              "(default: /etc/table-companion/config.toml if present)")
+
+
+def journal_to_read(args: argparse.Namespace) -> Path:
+    """``--journal``, else the journal the config names, else the service's, then the
+    simulator's: the first that exists, so export and backup read the same file. A journal
+    this user may not look at is a UsageError."""
+    if args.journal is not None:
+        return Path(args.journal)
+    from firmware_host.config import SERVICE_JOURNAL, load, sim_journal  # gpiozero: lazily
+
+    looked = list(dict.fromkeys([load(args.config).journal, SERVICE_JOURNAL,
+                                 sim_journal(os.environ)]))
+    for path in looked:
+        try:
+            if path.exists():
+                return path
+        except PermissionError:
+            raise UsageError(not_yours(path, args.command)) from None
+    shown = ", ".join(str(path) for path in looked)
+    raise UsageError(f"no journal in {shown}; give its path with --journal PATH")
+
+
+def not_yours(path: Path, command: str) -> str:
+    """The one line for a journal this user may not read."""
+    return (f"{path}: you may not read this journal; read it as its owner: "
+            f"sudo -u table-companion table-companion {command} ...")
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:

@@ -11,8 +11,13 @@ import argparse
 from datetime import datetime
 from pathlib import Path
 
-from firmware_host.commands import Subparsers, add_command, add_journal_options, output_file
-from firmware_host.config import load
+from firmware_host.commands import (
+    Subparsers,
+    add_command,
+    add_journal_options,
+    journal_to_read,
+    output_file,
+)
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal
 
@@ -23,12 +28,12 @@ def register(subparsers: Subparsers) -> None:
         "backup API; safe while the companion runs. Use this, not cp."))
     parser.add_argument("path", type=Path, metavar="PATH",
                         help="the copy to write, or a folder for journal-DATE-TIME.sqlite3")
-    add_journal_options(parser, "the journal to copy (default: the one the config names)")
+    add_journal_options(parser, "the journal to copy")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    source = args.journal if args.journal is not None else load(args.config).journal
+    source = journal_to_read(args)
     target: Path = args.path
     if target.is_dir():
         target = target / f"journal-{datetime.now():%Y%m%d-%H%M%S}.sqlite3"

@@ -19,8 +19,13 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any, TextIO
 
-from firmware_host.commands import Subparsers, add_command, add_journal_options
-from firmware_host.config import SERVICE_JOURNAL, load, sim_journal
+from firmware_host.commands import (
+    Subparsers,
+    add_command,
+    add_journal_options,
+    journal_to_read,
+    not_yours,
+)
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal, PlayedGame, standings
 
@@ -34,7 +39,7 @@ def register(subparsers: Subparsers) -> None:
         "night, of --night DATE or of --all nights to standard output."))
     parser.add_argument("--format", choices=("csv", "json"), default="csv",
                         help="csv (one row per player per game, the default) or json")
-    add_journal_options(parser, "the journal file (default: the one the config names)")
+    add_journal_options(parser, "the journal file")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--night", type=night_argument, metavar="DATE",
                        help="the night that began on DATE (YYYY-MM-DD; it runs to 06:00)")
@@ -50,7 +55,7 @@ def night_argument(text: str) -> date:
 
 
 def run(args: argparse.Namespace) -> int:
-    path = args.journal if args.journal is not None else find_journal(args.config)
+    path = journal_to_read(args)
     games, problems, earlier = read_games(path)
     print(f"table-companion export: reading {path}", file=sys.stderr)
     for line in problems + earlier:  # one line each, and the good games still go out
@@ -73,21 +78,6 @@ def run(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
-def find_journal(config_file: Path | None) -> Path:
-    """The journal the config names; failing that the service's, then the simulator's:
-    the first that exists. A journal this user may not look at is a UsageError."""
-    looked = list(dict.fromkeys([load(config_file).journal, SERVICE_JOURNAL,
-                                 sim_journal(os.environ)]))
-    for path in looked:
-        try:
-            if path.exists():
-                return path
-        except PermissionError:
-            raise UsageError(_not_yours(path)) from None
-    shown = ", ".join(str(path) for path in looked)
-    raise UsageError(f"no journal in {shown}; give its path with --journal PATH")
-
-
 def read_games(path: Path) -> tuple[list[PlayedGame], list[str], list[str]]:
     """The finished games, the problems found now, and the games set aside before."""
     try:
@@ -95,7 +85,7 @@ def read_games(path: Path) -> tuple[list[PlayedGame], list[str], list[str]]:
     except PermissionError:  # a folder this user may not look into (/var/lib/...: 0750)
         readable = False
     if not readable:
-        raise UsageError(_not_yours(path))
+        raise UsageError(not_yours(path, "export"))
     try:
         with Journal.open_existing(path) as journal:
             games = journal.finished_games()
@@ -104,14 +94,9 @@ def read_games(path: Path) -> tuple[list[PlayedGame], list[str], list[str]]:
                        for game_id, reason in journal.set_aside()]
     except UsageError:
         if not os.access(path.parent, os.W_OK):  # SQLite's log needs the folder writable
-            raise UsageError(_not_yours(path)) from None
+            raise UsageError(not_yours(path, "export")) from None
         raise
     return games, problems, earlier
-
-
-def _not_yours(path: Path) -> str:
-    return (f"{path}: you may not read this journal; read it as its owner: "
-            "sudo -u table-companion table-companion export ...")
 
 
 def write_csv(games: list[PlayedGame], out: TextIO) -> None:

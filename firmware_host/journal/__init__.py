@@ -742,6 +742,9 @@ def _error(path: Path, err: sqlite3.Error) -> JournalError:
 def _describe(path: Path, err: sqlite3.Error) -> str:
     """One line for a failed SQLite call: what happened to which file and what to do."""
     text = str(err)
+    if "unable to open" in text and path.is_dir():
+        return (f"{path} is a folder; the journal is a file: give one in it, such as "
+                f"{path / 'journal.sqlite3'}")
     if "unable to open" in text:
         return (f"{path}: cannot open the journal ({text}); check that {path.parent} exists "
                 "and that this user may write there")

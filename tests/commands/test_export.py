@@ -13,7 +13,6 @@ from journal_helpers import CET, FakeClock, new_game, play
 
 from firmware_host import config
 from firmware_host.cli import main
-from firmware_host.commands import export as export_command
 from firmware_host.journal import Journal
 
 
@@ -139,7 +138,7 @@ def test_without_a_service_journal_the_simulators_is_read(
     state = tmp_path / "state"
     monkeypatch.setenv("XDG_STATE_HOME", str(state))
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
-    monkeypatch.setattr(export_command, "SERVICE_JOURNAL", tmp_path / "no-service.sqlite3")
+    monkeypatch.setattr(config, "SERVICE_JOURNAL", tmp_path / "no-service.sqlite3")
     monkeypatch.setattr(config, "DEFAULT_PATH", tmp_path / "no-config.toml")
     assert "no journal in " in exit_message(capsys)
     (state / "table-companion").mkdir(parents=True)
@@ -149,6 +148,9 @@ def test_without_a_service_journal_the_simulators_is_read(
     said = capsys.readouterr()
     assert said.err == f"table-companion export: reading {sim}\n"
     assert said.out.count("\n") == 3
+    copy = tmp_path / "copy.sqlite3"
+    assert main(["backup", str(copy)]) == 0  # the same journal, whichever command reads it
+    assert capsys.readouterr().out == f"copied {sim} to {copy}\n"
 
 
 def test_a_journal_the_user_may_not_read_suggests_its_owner(

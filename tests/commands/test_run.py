@@ -139,9 +139,11 @@ def test_a_stream_that_is_not_the_journals_gets_no_prefixes(
 def test_an_unusable_journal_exits_with_its_own_status(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "journal.sqlite3").mkdir()  # a damaged file would be moved aside: not this
+    folder = tmp_path / "journal.sqlite3"
+    folder.mkdir()  # a damaged file would be moved aside: not this
     assert main(["run", "--mock", "--config", str(write_config(tmp_path))]) == EXIT_JOURNAL
-    assert "cannot open the journal (unable to open database file)" in capsys.readouterr().err
+    assert (f"{folder} is a folder; the journal is a file: give one in it, such as "
+            f"{folder / 'journal.sqlite3'}") in capsys.readouterr().err
 
 
 def test_a_journal_given_on_the_command_line_whose_folder_cannot_be_made(
