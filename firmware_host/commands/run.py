@@ -12,6 +12,7 @@ import argparse
 import logging
 import os
 import queue
+import signal
 import sys
 import time
 from contextlib import ExitStack
@@ -28,6 +29,7 @@ from firmware_host.daemon import assemble, open_journal
 from firmware_host.errors import UsageError
 from firmware_host.loop import Poller, every, stop_on_signals
 from firmware_host.notify import Notifier
+from firmware_host.sim.terminal import LiveScreen
 from hardware.display.emulators import TerminalView
 from hardware.display.factory import i2c_probe, open_oled
 from hardware.display.fallback import FallbackDisplay
@@ -80,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             factory = mock_factory() if args.mock else open_pin_factory(config.pin_library)
             resources.callback(factory.close)
-            screen, screen_pollers = open_screen(config, args.mock, events.put)
+            screen, screen_pollers = open_screen(config, args.mock, events.put, resources)
             daemon = assemble(config, journal, factory, screen, resources, events=events,
                               notifier=Notifier.from_environ(), pollers=screen_pollers,
                               serial_opener=serial_for_url)
@@ -93,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             log.info("serial device %s (%s)", config.serial.port, " and ".join(provides))
         with stop_on_signals(daemon.loop):
             daemon.loop.run()
-        log.info("stopped after %d events", daemon.loop.handled)
+    log.info("stopped after %d events", daemon.loop.handled)  # below the terminal's screen
     return 0
 
 
@@ -153,15 +155,33 @@ class _NoScreen:
         pass
 
 
-def open_screen(config: Config, mock: bool, emit: Emit) -> tuple[Display, list[Poller]]:
+def open_screen(config: Config, mock: bool, emit: Emit, resources: ExitStack
+                ) -> tuple[Display, list[Poller]]:
     """The screen and what must be polled for it: the OLED (reopened whenever it drops off
     the bus, meanwhile the terminal if there is one) or, emulated, the terminal alone."""
-    terminal = TerminalView(sys.stdout, in_place=sys.stdout.isatty())
     if mock or config.display is None:
-        return terminal, []
+        return terminal_screen(resources, MOCK_HELP), []
     panel = config.display
-    fallback: Display = terminal if sys.stdout.isatty() else _NoScreen()
+    fallback = terminal_screen(resources, f"{panel.describe()} not answering: its screen "
+                                          "is drawn here meanwhile") \
+        if sys.stdout.isatty() else _NoScreen()
     screen = FallbackDisplay(partial(open_oled, panel), fallback, emit, name=panel.describe(),
                              probe=i2c_probe(panel))
     screen.tick(time.monotonic())
     return screen, [every(CHECK_S, screen.tick)]
+
+
+MOCK_HELP = "mock pins, no keys: table-companion sim plays with keys; Ctrl-C stops"
+
+
+def terminal_screen(resources: ExitStack, caption: str) -> Display:
+    """The terminal as the screen. A terminal gets the frame in place in the largest view
+    that fits it, as the simulator draws it, with ``caption`` under it (redrawn at the next
+    frame after a resize); anything else (a log, a pipe) gets each new frame below the last."""
+    if not sys.stdout.isatty():
+        return TerminalView(sys.stdout, in_place=False)
+    live = LiveScreen(sys.stdout, footer=lambda: [caption, ""])
+    previous = signal.signal(signal.SIGWINCH, live.resized)
+    resources.callback(signal.signal, signal.SIGWINCH, previous)
+    resources.callback(live.leave)
+    return live

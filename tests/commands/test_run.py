@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import signal
@@ -20,7 +21,9 @@ from firmware_host.commands.run import (
     EXIT_CONFIG,
     EXIT_HARDWARE,
     EXIT_JOURNAL,
+    MOCK_HELP,
     log_handler,
+    terminal_screen,
     to_journald,
 )
 from firmware_host.journal import Journal
@@ -192,3 +195,32 @@ def test_the_pin_maps_inputs_reach_the_queue_and_are_released(tmp_path: Path) ->
     assert len(rolled) == 1 and rolled[0].source == "button"
     with ExitStack() as resources:  # closed means released: the same pins can be claimed again
         open_inputs(pins, factory, seen.append, resources)
+
+
+class Terminal(io.StringIO):
+    """An 80x24 terminal (the size the screen falls back to when it cannot ask)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_run_mock_draws_the_screen_to_fit_an_80_column_terminal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from contextlib import ExitStack
+
+    from firmware_host.screens import render
+    from firmware_host.screens.samples import SAMPLES
+
+    out = Terminal()
+    monkeypatch.setattr(sys, "stdout", out)
+    with ExitStack() as resources:
+        screen = terminal_screen(resources, MOCK_HELP)
+        screen.show(render(SAMPLES["dalmatian_turn"]()))
+    drawn = out.getvalue()
+    text = drawn.replace("\x1b[K", "").replace("\x1b[J", "")
+    lines = [line.split("\x1b[")[0] for line in text.split("\r\n")]
+    assert max(len(line) for line in lines) <= 80
+    assert "\u28ff" in drawn and MOCK_HELP in drawn  # braille: the view that fits 80x24
+    monkeypatch.setattr(sys, "stdout", io.StringIO())  # a log: a frame under the last
+    with ExitStack() as resources:
+        assert not isinstance(terminal_screen(resources, MOCK_HELP), type(screen))
