@@ -7,8 +7,9 @@ import random
 import time
 from itertools import product
 
+from random_play import play_out
+
 from games.centennial import HOME, Centennial, targets_reached
-from games.core import Phase
 
 GAMES = 200
 SETUPS = {
@@ -22,12 +23,7 @@ SETUPS = {
 def random_game(seed: int, options: dict[str, object]) -> int:
     """Play one game with random dice and random choices; returns its number of actions."""
     rng = random.Random(seed)
-    state = Centennial.new(rng.randint(2, 8), **options)
-    while not state.is_over:
-        if state.phase is Phase.ROLL:
-            state.roll(*(rng.randint(1, 6) for _ in range(state.dice_wanted)))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
+    state = play_out(Centennial.new(rng.randint(2, 8), **options), rng)
     return len(state.history)
 
 

@@ -12,9 +12,10 @@ import random
 import statistics
 import time
 
+from random_play import play_out
+
 from games.centerpoint import CenterPoint
 from games.centerpoint_board import load_board
-from games.core import Phase
 
 GAMES = 40
 SEED = 2024
@@ -22,13 +23,7 @@ SEED = 2024
 
 def play(players: int, six_enters: bool, rng: random.Random) -> int:
     """One random game to its end; returns the number of actions played."""
-    state = CenterPoint.new(players, six_enters=six_enters)
-    while not state.is_over:
-        if state.phase is Phase.ROLL:
-            state.roll(rng.randint(1, 6))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-    return len(state.history)
+    return len(play_out(CenterPoint.new(players, six_enters=six_enters), rng).history)
 
 
 def main() -> None:

@@ -30,7 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.core import Phase  # noqa: E402
+from random_play import play_out  # noqa: E402
+
 from games.dalmatian import Dalmatian  # noqa: E402
 from games.dalmatian_advice import advise  # noqa: E402
 from games.dalmatian_score import TOTALS, best_split  # noqa: E402
@@ -141,13 +142,8 @@ def bench_queries() -> dict[str, float]:
 def bench_games() -> float:
     start = time.perf_counter()
     for seed in range(GAMES):
-        rng = random.Random(seed)
-        state = Dalmatian.new(4, reroll_budget="8" if seed % 2 else "none")
-        while not state.is_over:
-            if state.phase is Phase.ROLL:
-                state.roll(*(rng.randint(1, 6) for _ in range(state.dice_wanted)))
-            else:
-                state.apply(rng.choice(state.legal_actions()))
+        play_out(Dalmatian.new(4, reroll_budget="8" if seed % 2 else "none"),
+                 random.Random(seed))
     return GAMES / (time.perf_counter() - start)
 
 

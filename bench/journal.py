@@ -30,6 +30,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
+from random_play import play_out
+
 import games
 from firmware_host.journal import Journal
 from games.centennial import Centennial
@@ -149,13 +151,7 @@ def growth(folder: Path) -> dict[str, Any]:
 def longest_centerpoint(seeds: int = 6) -> CenterPoint:
     best: CenterPoint | None = None
     for seed in range(seeds):
-        rng = random.Random(seed)
-        game = CenterPoint.new(4)
-        while not game.is_over:
-            if game.phase is Phase.ROLL:
-                game.roll(*(rng.randint(1, 6) for _ in range(game.dice_wanted)))
-            else:
-                game.apply(rng.choice(game.legal_actions()))
+        game = play_out(CenterPoint.new(4), random.Random(seed))
         if best is None or len(game.history) > len(best.history):
             best = game
     assert best is not None

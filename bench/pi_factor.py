@@ -20,10 +20,11 @@ import statistics
 import time
 from collections.abc import Callable
 
+from random_play import play_out
+
 import games.dalmatian_advice
 from firmware_host.screens import render
 from firmware_host.screens.samples import SAMPLES
-from games.core import Phase
 from games.dalmatian import Dalmatian
 from games.dalmatian_advice import prepare
 from games.dalmatian_score import TOTALS
@@ -55,13 +56,7 @@ def advisor_tables() -> None:
 def dalmatian_games() -> None:
     """Ten seeded random Dalmatian games played to the end: the rules, objects and dicts."""
     for seed in range(10):
-        rng = random.Random(seed)
-        state = Dalmatian.new(4)
-        while not state.is_over:
-            if state.phase is Phase.ROLL:
-                state.roll(*(rng.randint(1, 6) for _ in range(state.dice_wanted)))
-            else:
-                state.apply(rng.choice(state.legal_actions()))
+        play_out(Dalmatian.new(4), random.Random(seed))
 
 
 WORKLOADS: dict[str, Callable[[], None]] = {

@@ -19,7 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-SKIP = {"run_all.py", "pi_factor.py"}  # this script, and the one to run on the Pi itself
+SKIP = {"run_all.py", "pi_factor.py", "random_play.py"}  # this script, the one to run on the
+# Pi itself, and a helper the benchmarks share
 UNITS = ("_ms", "_s", "_us")
 NOT_TIMES = {"n", "ok", "goal", "bench", "runs", "repeats"}
 

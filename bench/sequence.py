@@ -11,7 +11,8 @@ import random
 import statistics
 import time
 
-from games.core import Phase
+from random_play import play_out
+
 from games.sequence import SequenceDice
 
 GAMES = 60
@@ -20,13 +21,7 @@ SEED = 2024
 
 def play(players: int, length: int, rng: random.Random) -> int:
     """One random game to its end; returns the number of actions played."""
-    state = SequenceDice.new(players, sequence_length=length)
-    while not state.is_over:
-        if state.phase is Phase.ROLL:
-            state.roll(rng.randint(1, 6), rng.randint(1, 6))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-    return len(state.history)
+    return len(play_out(SequenceDice.new(players, sequence_length=length), rng).history)
 
 
 def main() -> None:
