@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from journal_helpers import FakeClock, new_game, play, register_highdie
+from journal_helpers import FakeClock, HighDie, new_game, play, register_highdie
 
 from firmware_host.journal import Journal, JournalError
 from firmware_host.night import topics
@@ -24,6 +24,14 @@ TABLE, NAME = "table-2", "Table 2"
 @pytest.fixture(autouse=True)
 def _highdie(monkeypatch: pytest.MonkeyPatch) -> None:
     register_highdie(monkeypatch)
+
+
+def won_game(journal: Journal) -> HighDie:
+    """A High Die game played into ``journal`` to its end: Ann banks 4 and 6, Ben nothing."""
+    game = new_game()
+    journal.start(game)
+    play(journal, game, "roll 4", "bank", "roll 2", "pass", "roll 6", "bank")
+    return game
 
 
 def test_a_reader_waits_for_the_referee_and_sees_its_commits(tmp_path: Path) -> None:
@@ -48,9 +56,7 @@ def test_a_snapshot_is_the_live_game_and_the_latest_nights_results(tmp_path: Pat
     journal = Journal.open(tmp_path / "journal.sqlite3", clock)
     first = snapshot(journal, TABLE, NAME, clock())
     assert (first.live.game, first.live.phase, first.games) == ("", "idle", ())
-    game = new_game()
-    journal.start(game)
-    play(journal, game, "roll 4", "bank", "roll 2", "pass", "roll 6", "bank")
+    won_game(journal)
     done = snapshot(journal, TABLE, NAME, clock())
     assert [g.id for g in done.games] == [1]
     assert done.games[0].players[0] == topics.Player(0, "Ann", 10, 1)
@@ -67,9 +73,7 @@ def test_a_snapshot_is_the_live_game_and_the_latest_nights_results(tmp_path: Pat
 def test_the_store_keeps_each_game_once_whatever_the_order(tmp_path: Path) -> None:
     clock = FakeClock()
     journal = Journal.open(tmp_path / "journal.sqlite3", clock)
-    game = new_game()
-    journal.start(game)
-    play(journal, game, "roll 4", "bank", "roll 2", "pass", "roll 6", "bank")
+    won_game(journal)
     snap = snapshot(journal, TABLE, NAME, clock())
     store = Store.open(tmp_path / "night.sqlite3")
     assert store.apply(snap.live) == Change(TABLE, False)
@@ -88,9 +92,7 @@ def test_the_store_keeps_each_game_once_whatever_the_order(tmp_path: Path) -> No
 def test_a_game_taken_back_is_dropped_and_stale_messages_are_ignored(tmp_path: Path) -> None:
     clock = FakeClock()
     journal = Journal.open(tmp_path / "journal.sqlite3", clock)
-    game = new_game()
-    journal.start(game)
-    play(journal, game, "roll 4", "bank", "roll 2", "pass", "roll 6", "bank")
+    game = won_game(journal)
     finished = snapshot(journal, TABLE, NAME, clock())
     journal.undo(game)  # the last move taken back: the game is open again
     reopened = snapshot(journal, TABLE, NAME, clock())
@@ -111,9 +113,7 @@ def test_a_game_is_shown_once_the_live_state_lists_it_whatever_the_clocks_say(
     between is later than the game and does not list it yet, and must not lose it."""
     clock = FakeClock()
     journal = Journal.open(tmp_path / "journal.sqlite3", clock)
-    game = new_game()
-    journal.start(game)
-    play(journal, game, "roll 4", "bank", "roll 2", "pass", "roll 6", "bank")
+    won_game(journal)
     done = snapshot(journal, TABLE, NAME, clock())
     before = replace(done.live, finished=(), at=clock().isoformat())  # later, not listing it
     after = replace(done.live, at=clock().isoformat())
