@@ -12,7 +12,6 @@ import argparse
 import logging
 import os
 import queue
-import signal
 import sys
 import time
 from contextlib import ExitStack
@@ -181,7 +180,6 @@ def terminal_screen(resources: ExitStack, caption: str) -> Display:
     if not sys.stdout.isatty():
         return TerminalView(sys.stdout, in_place=False)
     live = LiveScreen(sys.stdout, footer=lambda: [caption, ""])
-    previous = signal.signal(signal.SIGWINCH, live.resized)
-    resources.callback(signal.signal, signal.SIGWINCH, previous)
+    live.follow_resizes(resources)
     resources.callback(live.leave)
     return live

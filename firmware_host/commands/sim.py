@@ -19,7 +19,6 @@ import logging
 import os
 import queue
 import random
-import signal
 import sys
 from contextlib import ExitStack
 from dataclasses import replace
@@ -146,8 +145,7 @@ def interactive(config: Config, journal: Journal, factory: PinFactory, resources
                                every(POLL_INTERVAL, screen.poll)],
                       serial_opener=serial_opener)
     keyboard.quit = daemon.loop.stop
-    resized = signal.signal(signal.SIGWINCH, screen.resized)
-    resources.callback(signal.signal, signal.SIGWINCH, resized)
+    screen.follow_resizes(resources)
     with keys_mode(keys_fd, out), stop_on_signals(daemon.loop):
         try:
             daemon.loop.run()

@@ -11,11 +11,12 @@ from __future__ import annotations
 import codecs
 import os
 import select
+import signal
 import termios
 import textwrap
 import tty
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import TextIO
 
 from PIL import Image
@@ -88,6 +89,11 @@ class LiveScreen:
     def resized(self, signum: int = 0, frame: object = None) -> None:
         """The terminal's size changed: a signal handler, so it only takes note."""
         self._resized = True
+
+    def follow_resizes(self, resources: ExitStack) -> None:
+        """Take SIGWINCH (:meth:`resized`) until ``resources`` close, then hand it back."""
+        previous = signal.signal(signal.SIGWINCH, self.resized)
+        resources.callback(signal.signal, signal.SIGWINCH, previous)
 
     def poll(self, now: float) -> None:
         """One of the loop's pollers: draw anew once the terminal has been resized."""
