@@ -22,7 +22,6 @@ import json
 import os
 import queue
 import random
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -42,7 +41,6 @@ from PIL import Image
 from firmware_host.config import Config
 from firmware_host.daemon import Daemon, assemble, open_journal
 from firmware_host.journal import Journal
-from firmware_host.journal.threads import Committer
 from firmware_host.menu import Menu
 from firmware_host.referee import Referee
 from firmware_host.sensing import Recogniser
@@ -99,20 +97,22 @@ class Sample:
     cpu_ms: float
     bytes: int
     wire_s: tuple[float, ...]  # at each of I2C_HZ
-    commit_ms: float | None  # the COMMIT this event made, timed on the committer's thread
+    commit_ms: float | None  # the COMMIT this event made, timed where it ran
 
 
-class TimedCommitter(Committer):
-    """The journal's own committer, timing each COMMIT where it runs."""
+class CommitTimes:
+    """Times each of the journal's COMMITs where it runs (the loop's thread)."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        super().__init__(db)
+    def __init__(self, journal: Journal) -> None:
         self.times: list[float] = []
+        commit = journal._commit
 
-    def commit(self) -> None:
-        started = time.perf_counter()
-        super().commit()
-        self.times.append((time.perf_counter() - started) * 1000)
+        def timed() -> None:
+            started = time.perf_counter()
+            commit()
+            self.times.append((time.perf_counter() - started) * 1000)
+
+        journal._commit = timed  # type: ignore[method-assign]
 
 
 def stamp() -> tuple[float, float]:
@@ -168,7 +168,7 @@ class Hands:
         self._queued: deque[tuple[Event | None, tuple[float, float]]] = deque()
         self._origin = (0.0, 0.0)
         self._current: tuple[Event, tuple[float, float], int] | None = None
-        self.committer: TimedCommitter | None = None
+        self.committer: CommitTimes | None = None
         self._target: tuple[int, str] | None = None
         self._counted_over = False
 
@@ -176,8 +176,7 @@ class Hands:
 
     def attach(self, daemon: Daemon) -> None:
         self.daemon = daemon
-        self.committer = TimedCommitter(daemon.journal._db)
-        daemon.journal._committer = self.committer
+        self.committer = CommitTimes(daemon.journal)
         poll = daemon.inputs.poll
 
         def timed_poll(*, board: bool = True) -> float | None:
@@ -441,8 +440,8 @@ def commits_alone(path: Path) -> list[float]:
     """:data:`ALONE_COMMITS` COMMITs of one row each, timed on the night's journal file right
     after the night with no other thread running: what a commit costs on this disk now.
 
-    The committer's own timing includes, after SQLite is done, its wait for the GIL while the
-    loop is still drawing or diffing the frame, which the frame does not wait for."""
+    The loop's own timing of a COMMIT includes, after SQLite is done, its wait for the GIL
+    while the other thread is still drawing or diffing the frame."""
     with Journal.open(path) as journal:
         db = journal._db
         db.execute("CREATE TABLE bench_commit (n INTEGER)")
@@ -558,13 +557,14 @@ def main() -> None:
                            "driver hands the recording I2C interface; one sample per event; "
                            "excludes the debounce wait (manual clock)",
             "cpu_ms": "the same span in process_time (CPU of every thread of the process, the "
-                      "journal's committer and checkpointer included)",
+                      "frame-drawing thread and the journal's checkpointer included)",
             "committing_events": "the events that committed an action (the referee's submit: "
-                                 "the COMMIT runs on the journal's thread while the frame is "
-                                 "drawn and diffed, and the bytes wait for it); commit_ms is "
-                                 "that COMMIT timed on its own thread in the same run, which "
-                                 "includes its wait for the GIL when the loop is still drawing "
-                                 "as SQLite finishes; commit_alone_ms: 300 COMMITs of one row "
+                                 "the loop's thread runs the COMMIT while another thread draws "
+                                 "and diffs the frame, and the bytes wait for both); commit_ms "
+                                 "is that COMMIT timed on the loop's thread in the same run, "
+                                 "which includes its wait for the GIL when the frame is still "
+                                 "being drawn as SQLite finishes; commit_alone_ms: 300 COMMITs "
+                                 "of one row "
                                  "on the same file right after the night, nothing else "
                                  "running; the goal is wall p50 over the smaller commit "
                                  "median, wall_p50_over_commit_ms",

@@ -23,6 +23,7 @@ import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,9 @@ class Timed:
 
     def frame(self) -> Image.Image | None:
         return self.inner.frame()
+
+    def pending_write(self) -> Callable[[], None] | None:
+        return self.inner.pending_write()
 
     def settle(self) -> Image.Image | None:
         instead = self.inner.settle()  # the frame may be sent from now on

@@ -20,11 +20,13 @@ puts :class:`~hardware.events.InputEdge` there, and the loop answers it by runni
 poller at once. Tests drive the loop with a fake clock and a scripted queue and never sleep.
 
 The seam for the referee: it is a :class:`Controller`. ``handle`` applies an event (a game
-action is handed to the journal, whose COMMIT runs on its own thread meanwhile); ``frame``
-draws the new screen, the display prepares it (packs and diffs its pages), and only then
-the loop calls ``settle``, which waits for the commit: the frame's bytes go out once what it
-shows is on disk, and the drawing and diffing ran while the disk was busy. A commit that
-failed gives a new frame instead, which says why.
+action is written into the journal's open transaction). When ``pending_write`` then offers
+the COMMIT, the loop runs it on its own thread while a second thread
+(:class:`~firmware_host.beside.Beside`) has ``frame`` draw the new screen and the display
+prepare it (pack and diff its pages): SQLite lets go of the GIL while it commits, so the
+drawing and diffing run while the disk is busy. Then ``settle`` takes the commit's outcome,
+and only then do the frame's bytes go out: what they show is on disk. A commit that failed
+gives a new frame instead, which says why.
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ from typing import Protocol
 
 from PIL import Image
 
+from firmware_host.beside import Beside
 from firmware_host.notify import Notifier
-from hardware.display.protocol import Display, preparer
+from hardware.display.protocol import Display, Send, preparer
 from hardware.events import Event, InputEdge
 
 Clock = Callable[[], float]
@@ -80,8 +83,13 @@ class Controller(Protocol):
         Called after every event and each time the loop wakes, so it must be cheap when
         nothing changed. It may show actions still being written: see :meth:`settle`."""
 
+    def pending_write(self) -> Callable[[], None] | None:
+        """The write to disk the last event left, if any: the loop calls it on its own
+        thread while :meth:`frame` runs on another, so it must touch nothing the frame
+        reads (the outcome is for :meth:`settle`)."""
+
     def settle(self) -> Image.Image | None:
-        """Wait until what the last frame shows is on disk. None: the frame stands; else
+        """Make sure what the last frame shows is on disk. None: the frame stands; else
         the frame to show instead (the writing failed, and the actions were taken back)."""
 
 
@@ -141,6 +149,7 @@ class Loop:
         self.controller = controller
         self.display = display
         self._prepare = preparer(display)
+        self._drawing: Beside[Send | None] = Beside("frame-drawing")
         self.notifier = notifier
         self.events: EventQueue = events if events is not None else queue.SimpleQueue()
         self.clock = clock
@@ -173,6 +182,7 @@ class Loop:
             while not self._stopping:
                 self._step()
         finally:
+            self._drawing.close()
             self.notifier.stopping()
 
     def _step(self) -> None:
@@ -236,15 +246,23 @@ class Loop:
         return ran
 
     def _show(self) -> None:
-        image = self.controller.frame()
-        if image is None:
-            return
-        send = self._prepare(image)
+        write = self.controller.pending_write()
+        if write is None:
+            send = self._drawn()
+            if send is None:
+                return
+        else:  # the frame drawn and diffed on another thread while this one commits
+            send, _ = self._drawing.run(self._drawn, write)
         instead = self.controller.settle()
-        if instead is None:
-            send()
-        else:
+        if instead is not None:
             self.display.show(instead)
+        elif send is not None:
+            send()
+
+    def _drawn(self) -> Send | None:
+        """The new frame, prepared for the display; None when nothing changed."""
+        image = self.controller.frame()
+        return None if image is None else self._prepare(image)
 
 
 @contextmanager

@@ -270,9 +270,14 @@ class Referee:
         self._dirty = False
         return self.render(self.view())
 
+    def pending_write(self) -> Callable[[], None] | None:
+        """The journal's COMMIT of the last event's actions, if it has not run yet."""
+        return self.journal.write if self.journal.pending else None
+
     def settle(self) -> Image.Image | None:
-        """Wait for the journal's commit. None once it is on disk; if it failed, the
-        actions are taken back and the screen is drawn again with the reason."""
+        """The journal's commit taken (made here, if :meth:`pending_write` did not run):
+        None once it is on disk; if it failed, the actions are taken back and the screen is
+        drawn again with the reason."""
         try:
             self.journal.settle()
         except UsageError as err:

@@ -5,10 +5,10 @@ A game is fully determined by those (dice are actions too), so resuming after a 
 is a replay, and a replay is exact. :meth:`Journal.apply` is the only way an action enters a
 game that is being journaled: it applies through the game's checked path, commits in one
 transaction, and only then returns. :meth:`Journal.submit` does the same but leaves the
-COMMIT (the fsync) running on the committer's thread while the caller draws the frame;
-:meth:`Journal.settle` waits for it before the frame is shown, so the screen still never
-shows an action that a power cut would take back. The actions of one event go in one
-transaction, all checked before any is written: a refused event leaves no trace.
+COMMIT (the fsync) to :meth:`Journal.write`, which the loop runs while another thread draws
+the frame, and :meth:`Journal.settle` takes its outcome before the frame is shown, so the
+screen still never shows an action that a power cut would take back. The actions of one event
+go in one transaction, all checked before any is written: a refused event leaves no trace.
 
 A finished game's result is committed in the same transaction as its last action; those
 results make the night's standings and the export. Every row is hash-chained
@@ -55,7 +55,7 @@ from firmware_host.journal.schema import (
     hash_existing_rows,
 )
 from firmware_host.journal.snapshots import SNAPSHOT_EVERY, Snapshots
-from firmware_host.journal.threads import IDLE_CHECKPOINT_S, Checkpointer, Committer
+from firmware_host.journal.threads import IDLE_CHECKPOINT_S, Checkpointer
 from games import game_class
 from games.core import GameState, Result, Setup
 from games.errors import GameError, GameOverError
@@ -174,13 +174,15 @@ class _Current:
     matched: Setup | None = None  # the state's Setup once found equal to ``setup``
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Pending:
-    """A transaction whose COMMIT is in flight, and how to take it back from the state."""
+    """A transaction not yet settled, and how to take it back from the state."""
 
     state: GameState[Any]
     before: int  # the state's action count before it
     last: str  # the chain's hash after it
+    written: bool = False  # COMMIT has run (see error)
+    error: sqlite3.Error | None = None  # why COMMIT failed
 
 
 class Journal:
@@ -195,7 +197,6 @@ class Journal:
         """Damage found so far, one line each, in the order found."""
         self._current: _Current | None = None
         self._snapshots = Snapshots()
-        self._committer = Committer(db)
         self._checkpointer = checkpointer
         self._pending: _Pending | None = None
 
@@ -340,9 +341,8 @@ class Journal:
     def close(self) -> None:
         """Close the file; the last close folds the write-ahead log back into it."""
         if self._pending is not None:
-            self._committer.wait()
+            self.write()  # the state already has the actions
             self._pending = None
-        self._committer.close()
         if self._checkpointer is not None:
             self._checkpointer.close()
         self._db.close()
@@ -411,28 +411,46 @@ class Journal:
         played. An illegal one raises the game's IllegalAction and a failed write raises
         JournalError; either way neither the state nor the file has changed."""
         played = self._stage(state, actions)
-        try:
-            self._db.execute("COMMIT")
-        except sqlite3.Error as err:
-            self._failed(err)
-        self._done()
+        self.settle()
         return played
 
     def submit(self, state: GameState[Any], *actions: Any) -> tuple[Any, ...]:
-        """:meth:`apply`, but the COMMIT runs on while the caller draws: call :meth:`settle`
-        before anything shows the new state. The state has the actions meanwhile."""
-        played = self._stage(state, actions)
-        self._committer.start()
-        return played
+        """:meth:`apply` without the COMMIT: the state has the actions, and :meth:`write`
+        or :meth:`settle` commits them; call :meth:`settle` before anything shows them."""
+        return self._stage(state, actions)
+
+    @property
+    def pending(self) -> bool:
+        """Whether submitted actions wait for :meth:`write` or :meth:`settle`."""
+        return self._pending is not None and not self._pending.written
+
+    def write(self) -> None:
+        """COMMIT the submitted actions (the fsync) and keep the outcome for :meth:`settle`.
+
+        It touches no game state, and SQLite lets go of the GIL while it commits, so another
+        thread may draw the new state meanwhile."""
+        pending = self._pending
+        if pending is None or pending.written:
+            return
+        try:
+            self._commit()
+        except sqlite3.Error as err:
+            pending.error = err
+        pending.written = True
+
+    def _commit(self) -> None:
+        self._db.execute("COMMIT")
 
     def settle(self) -> None:
-        """Wait for a submitted commit; if it failed, the state is taken back to before it
-        and JournalError says why. Every other method settles first."""
-        if self._pending is None:
+        """Commit the submitted actions, if :meth:`write` has not; if that failed, the state
+        is taken back to before them and JournalError says why. Every other method settles
+        first."""
+        pending = self._pending
+        if pending is None:
             return
-        error = self._committer.wait()
-        if error is not None:
-            self._failed(error)
+        self.write()
+        if pending.error is not None:
+            self._failed(pending.error)
         self._done()
 
     def _stage(self, state: GameState[Any], actions: Sequence[Any]) -> tuple[Any, ...]:

@@ -1,10 +1,4 @@
-"""The journal's two helpers off the loop's thread: the committer and the checkpointer.
-
-The committer runs a transaction's COMMIT (the fsync, 1-5 ms here, more on an SD card) on its
-own thread while the loop draws the frame; the loop waits for it before the frame's bytes go
-out, so nothing unsaved is ever shown. sqlite3 releases the GIL while SQLite works, so both
-really overlap. The connection is the journal's own: the journal never touches it while a
-commit is in flight.
+"""The journal's helper off the loop's thread: the checkpointer.
 
 The checkpointer copies the write-ahead log into the main file with its own connection (a
 PASSIVE checkpoint, which never blocks a writer) when a game ends and after the journal has
@@ -22,71 +16,6 @@ import time
 log = logging.getLogger(__name__)
 
 IDLE_CHECKPOINT_S = 20.0
-
-
-class Committer:
-    """Runs ``COMMIT`` on ``db`` in a thread of its own, one transaction at a time.
-
-    The handoffs are bare locks, not Events or Semaphores: each of those runs Python code
-    and makes a lock of its own per wait, on the very path the frame waits on."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-        self._go = _taken()  # released: commit once
-        self._entered = _taken()  # released by the committer as it starts
-        self._busy = threading.Lock()  # held while a commit is in flight
-        self._error: sqlite3.Error | None = None
-        self._closing = False
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        """Begin committing the open transaction; :meth:`wait` for the outcome."""
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="journal-commit", daemon=True)
-            self._thread.start()
-        self._error = None
-        self._busy.acquire()
-        self._go.release()
-        # Hand over the GIL until the committer is inside SQLite (which lets go of it): left
-        # to the interpreter, the drawing thread would keep it for its whole switch interval
-        # (5 ms) and the commit would start only when the frame is done.
-        self._entered.acquire()
-
-    def wait(self) -> sqlite3.Error | None:
-        """Block until the commit in flight (if any) is done; its error, or None."""
-        with self._busy:
-            return self._error
-
-    def close(self) -> None:
-        self.wait()
-        if self._thread is not None:
-            self._closing = True
-            self._go.release()
-            self._thread.join()
-            self._thread = None
-
-    def _run(self) -> None:
-        while True:
-            self._go.acquire()
-            if self._closing:
-                return
-            self._entered.release()
-            try:
-                self.commit()
-            except sqlite3.Error as err:
-                self._error = err
-            self._busy.release()
-
-    def commit(self) -> None:
-        """The work of one commit, on the committer's thread."""
-        self._db.execute("COMMIT")
-
-
-def _taken() -> threading.Lock:
-    """A lock already held: one thread's release lets another's acquire through."""
-    lock = threading.Lock()
-    lock.acquire()
-    return lock
 
 
 class Checkpointer:

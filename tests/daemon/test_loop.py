@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -87,10 +88,13 @@ class RecordingController:
     on_handle: Callable[[Event], None] | None = None
     on_tick: Callable[[float], float | None] | None = None
     on_settle: Callable[[], Image.Image | None] | None = None
+    on_write: Callable[[], None] | None = None  # offered once after each event
     changed: bool = True
+    _unwritten: bool = False
 
     def handle(self, event: Event) -> None:
         self.changed = True
+        self._unwritten = self.on_write is not None
         self.log.append(f"handle {describe(event)}")
         if self.on_handle is not None:
             self.on_handle(event)
@@ -107,6 +111,10 @@ class RecordingController:
         self.changed = False
         self.log.append("frame")
         return new_frame()
+
+    def pending_write(self) -> Callable[[], None] | None:
+        unwritten, self._unwritten = self._unwritten, False
+        return self.on_write if unwritten else None
 
     def settle(self) -> Image.Image | None:
         return self.on_settle() if self.on_settle is not None else None
@@ -185,6 +193,71 @@ def test_a_frame_is_prepared_before_the_commit_is_awaited_and_sent_only_after() 
         "handle ControlPressed control=select", "frame", "prepare", "settle", "send",
         "handle ControlPressed control=back", "frame", "prepare", "settle", "show",
     ]
+
+
+def test_the_frame_is_drawn_and_prepared_on_another_thread_while_the_write_runs() -> None:
+    """The write waits (letting go of the GIL, as SQLite's COMMIT does) until the frame
+    has been prepared on the other thread: only a real overlap lets it finish. The bytes go
+    out after both, and the outcome is taken after the write."""
+    clock = FakeClock()
+    controller = RecordingController()
+    prepared = threading.Event()
+    threads: dict[str, str] = {}
+
+    class Display(PreparingDisplay):
+        def prepare(self, image: Image.Image) -> Callable[[], None]:
+            threads["prepare"] = threading.current_thread().name
+            send = super().prepare(image)
+            prepared.set()
+            return send
+
+    def write() -> None:
+        threads["write"] = threading.current_thread().name
+        assert prepared.wait(timeout=5), "the frame was not drawn while the write ran"
+        controller.log.append("written")
+
+    def settle() -> None:
+        controller.log.append("settle")
+
+    controller.on_handle = lambda event: prepared.clear()  # the first frame's prepare set it
+    controller.on_write = write
+    controller.on_settle = settle
+    events = ScriptedQueue(clock, [(101.0, lambda: loop.stop())])
+    loop = Loop(controller, Display(controller.log), RecordingNotifier(), events=events,
+                clock=clock)
+    loop.emit(ControlPressed(Control.SELECT))
+    loop.run()
+    assert controller.log == [
+        "frame", "prepare", "settle", "send",
+        "handle ControlPressed control=select", "frame", "prepare", "written", "settle", "send",
+    ]
+    assert threads == {"write": threading.current_thread().name, "prepare": "frame-drawing"}
+
+
+def test_a_frame_that_fails_to_draw_beside_the_write_raises_in_the_loop() -> None:
+    clock = FakeClock()
+    controller = RecordingController()
+    controller.on_write = lambda: controller.log.append("written")
+    broken = {"now": False}
+
+    class Display(PreparingDisplay):
+        def prepare(self, image: Image.Image) -> Callable[[], None]:
+            if broken["now"]:
+                raise ValueError("a bug in drawing")
+            return super().prepare(image)
+
+    def on_handle(event: Event) -> None:
+        broken["now"] = True
+
+    controller.on_handle = on_handle
+    events = ScriptedQueue(clock, [(101.0, lambda: loop.stop())])
+    loop = Loop(controller, Display(controller.log), RecordingNotifier(), events=events,
+                clock=clock)
+    loop.emit(ControlPressed(Control.SELECT))
+    with pytest.raises(ValueError, match="a bug in drawing"):
+        loop.run()
+    assert sorted(controller.log[-2:]) == ["frame", "written"]  # the write ran to its end
+    assert not any(t.name == "frame-drawing" for t in threading.enumerate())
 
 
 def test_the_watchdog_is_pinged_at_half_its_timeout_while_idle() -> None:

@@ -104,6 +104,9 @@ class Recorder:
     def frame(self) -> Image.Image | None:
         return None
 
+    def pending_write(self) -> None:
+        return None
+
     def settle(self) -> Image.Image | None:
         return None
 
