@@ -104,6 +104,9 @@ class Canvas:
 
     def blit(self, x: int, y: int, w: int, bitmap: Sequence[int]) -> None:
         """Replace a ``w``-wide block at (x, y) with ``bitmap``, dark pixels included."""
+        if x == 0 and w == WIDTH and 0 <= y <= HEIGHT - len(bitmap):  # whole rows
+            self.rows[y : y + len(bitmap)] = bitmap
+            return
         mask = ~span(x, w)
         rows = self.rows
         for r, bits in enumerate(bitmap, y):

@@ -8,6 +8,8 @@ The moves take the right.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.font import SMALL, fit
@@ -16,7 +18,7 @@ from firmware_host.screens.pointed import draw_pointed
 from firmware_host.screens.standings import draw_final
 from firmware_host.views import GameView
 from games.centerpoint import SIX, CenterPoint
-from games.centerpoint_board import Location, Off
+from games.centerpoint_board import Off
 
 LINE = 9
 NAME_W = 32  # five letters of a name: the moves and the reminder keep their room
@@ -56,13 +58,10 @@ def _reminder(game: CenterPoint) -> tuple[str, str]:
 
 def _draw_markers(canvas: Canvas, game: CenterPoint) -> None:
     for player, row in enumerate(game.markers):
-        y = BODY_TOP + player * LINE
-        current = player == game.turn
-        if current:
-            canvas.fill(0, y, NAME_W, LINE)
-        canvas.text(1, y + 1, fit(game.name(player), SMALL, NAME_W - 2), on=not current)
-        for index, where in enumerate(row):
-            _draw_marker(canvas, NAME_W + 2 + index * SLOT, y + 1, where)
+        marks = tuple(where if isinstance(where, Off) else where.circle for where in row)
+        bitmap = _marker_row(fit(game.name(player), SMALL, NAME_W - 2), player == game.turn,
+                             marks)
+        canvas.stamp(0, BODY_TOP + player * LINE, PANEL, bitmap)
     legend = canvas.height - 8
     _draw_marker(canvas, 0, legend, Off.BEGINNING)
     x = canvas.text(9, legend, "out") + 4
@@ -70,10 +69,24 @@ def _draw_markers(canvas: Canvas, game: CenterPoint) -> None:
     canvas.text(x + 9, legend, "in")
 
 
-def _draw_marker(canvas: Canvas, x: int, y: int, where: Location) -> None:
+@lru_cache(maxsize=256)
+def _marker_row(name: str, current: bool, marks: tuple[Off | int, ...]) -> tuple[int, ...]:
+    """A player's row (the name, inverted for the player to move, then each marker: off the
+    board, or its circle's number), drawn once and kept: a move changes one row."""
+    canvas = Canvas()
+    if current:
+        canvas.fill(0, 0, NAME_W, LINE)
+    canvas.text(1, 1, name, on=not current)
+    for index, where in enumerate(marks):
+        _draw_marker(canvas, NAME_W + 2 + index * SLOT, 1, where)
+    return canvas.cut(0, 0, PANEL, LINE)
+
+
+def _draw_marker(canvas: Canvas, x: int, y: int, where: Off | int) -> None:
+    """A hollow box at the beginning, a filled one in the centre, else the circle's number."""
     if where is Off.BEGINNING:
         canvas.frame(x, y, 7, 7)
     elif where is Off.CENTRE:
         canvas.fill(x, y, 7, 7)
     else:
-        canvas.text(x + 1, y, str(where.circle))
+        canvas.text(x + 1, y, str(where))

@@ -10,6 +10,8 @@ choices are the board's marked cells, so no list comes and goes with each roll.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from firmware_host.screens.banner import BODY_TOP, HEIGHT, draw_banner, turn_title
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.chips import CHIP, draw_chip
@@ -31,23 +33,24 @@ def draw(canvas: Canvas, view: GameView) -> None:
     if game.opening is not None:
         draw_opening(canvas, game, game.opening, view.rolling or ())
         return
+    chips = tuple(game.chip(cell) for cell in CELLS)
     result = game.result()
     if result is not None:
         draw_banner(canvas, winners_title(game, result), ("game", "over"))
-        _draw_board(canvas, game, set(game.winning_line or ()), set(), None)
-        _draw_legend(canvas, game, BODY_TOP + 1)
+        _draw_board(canvas, chips, set(game.winning_line or ()), set(), None)
+        _draw_legend(canvas, game, chips, BODY_TOP + 1)
         return
     dice = view.rolling or (game.dice if game.total_to_play is not None else None) or ()
     draw_banner(canvas, turn_title(game), () if dice else ("roll", "2 dice"), dice)
     moves = _moves(view)
     cursor = moves[view.cursor].cell if 0 <= view.cursor < len(moves) else None
-    _draw_board(canvas, game, set(), {m.cell for m in moves}, cursor)
+    _draw_board(canvas, chips, set(), {m.cell for m in moves}, cursor)
     total = game.total_to_play
     if total is None:
         _draw_last_roll(canvas, game)
     else:
         _draw_total(canvas, game, total, moves, cursor)
-    _draw_legend(canvas, game, BODY_TOP + 2 * LINE)  # in one place all game: it never moves
+    _draw_legend(canvas, game, chips, BODY_TOP + 2 * LINE)  # in one place all game
 
 
 def _moves(view: GameView) -> list[ChipMove]:
@@ -61,21 +64,36 @@ def _moves(view: GameView) -> list[ChipMove]:
     return found
 
 
-def _draw_board(canvas: Canvas, game: SequenceDice, lit: set[Cell], allowed: set[Cell],
-                cursor: Cell | None) -> None:
-    for cell in CELLS:
-        x, y = cell.col * CELL, BOARD_TOP + cell.row * CELL
-        inverted = cell in lit or cell == cursor
+def _draw_board(canvas: Canvas, chips: tuple[int | None, ...], lit: set[Cell],
+                allowed: set[Cell], cursor: Cell | None) -> None:
+    """The board a row of cells at a time, each row's pixels drawn once for what its six
+    cells show and kept: a move changes one or two rows."""
+    for row in range(SIZE):
+        states = []
+        for cell in CELLS[row * SIZE : (row + 1) * SIZE]:
+            chip = chips[cell.row * SIZE + cell.col]
+            states.append((-1 if chip is None else chip, cell in allowed,
+                           cell in lit or cell == cursor))
+        canvas.stamp(0, BOARD_TOP + row * CELL, SIZE * CELL, _board_row(tuple(states)))
+
+
+@lru_cache(maxsize=256)
+def _board_row(states: tuple[tuple[int, bool, bool], ...]) -> tuple[int, ...]:
+    """One row of cells from each cell's (chip or -1, allowed, inverted): a dot marks an
+    empty cell, a plus one the roll allows; inverted, the cell is lit and its mark dark."""
+    canvas = Canvas()
+    for col, (chip, allowed, inverted) in enumerate(states):
+        x = col * CELL
         if inverted:
-            canvas.fill(x, y, CELL, CELL)
-        chip = game.chip(cell)
-        if chip is not None:
-            draw_chip(canvas, x + 1, y + 1, chip, on=not inverted)
-        elif cell in allowed:
-            canvas.fill(x + 1, y + 3, 5, 1, on=not inverted)
-            canvas.fill(x + 3, y + 1, 1, 5, on=not inverted)
+            canvas.fill(x, 0, CELL, CELL)
+        if chip >= 0:
+            draw_chip(canvas, x + 1, 1, chip, on=not inverted)
+        elif allowed:
+            canvas.fill(x + 1, 3, 5, 1, on=not inverted)
+            canvas.fill(x + 3, 1, 1, 5, on=not inverted)
         else:
-            canvas.dot(x + 3, y + 3, on=not inverted)
+            canvas.dot(x + 3, 3, on=not inverted)
+    return canvas.cut(0, 0, SIZE * CELL, CELL)
 
 
 def _draw_total(canvas: Canvas, game: SequenceDice, total: int, moves: list[ChipMove],
@@ -101,31 +119,41 @@ def _draw_last_roll(canvas: Canvas, game: SequenceDice) -> None:
         canvas.text(PANEL, BODY_TOP + 7, fit(last, SMALL, canvas.width - PANEL))
 
 
-def _draw_legend(canvas: Canvas, game: SequenceDice, top: int) -> None:
+def _draw_legend(canvas: Canvas, game: SequenceDice, chips: tuple[int | None, ...],
+                 top: int) -> None:
     """Each colour's pattern, its players and its longest run, labelled ``run 3``."""
-    scores = _scores(game)
+    scores = _scores(game, chips)
+    entries = []
     for colour in range(len(COLOURS)):
         players = game.players_of(colour)
-        if not players:
-            continue
-        y = top + colour * LINE
-        draw_chip(canvas, PANEL, y + 1, colour)
-        run = f"run {scores[players[0]]}"
-        names = "+".join(game.name(p) for p in players)
+        if players:
+            entries.append((colour, "+".join(game.name(p) for p in players),
+                            f"run {scores[players[0]]}"))
+    canvas.stamp(PANEL, top, canvas.width - PANEL, _legend(tuple(entries)))
+
+
+@lru_cache(maxsize=32)
+def _legend(entries: tuple[tuple[int, str, str], ...]) -> tuple[int, ...]:
+    """The legend's pixels for each colour's (colour, names, run), drawn once and kept."""
+    canvas = Canvas()
+    for colour, names, run in entries:
+        y = colour * LINE
+        draw_chip(canvas, 0, y + 1, colour)
         room = canvas.width - PANEL - CHIP - 3 - SMALL.width(run) - 4
-        canvas.text(PANEL + CHIP + 3, y + 1, fit(names, SMALL, room))
-        canvas.text_right(canvas.width - 1, y + 1, run)
+        canvas.text(CHIP + 3, y + 1, fit(names, SMALL, room))
+        canvas.text_right(canvas.width - PANEL - 1, y + 1, run)
+    return canvas.cut(0, 0, canvas.width - PANEL, len(COLOURS) * LINE)
 
 
 _last_scores: tuple[tuple[object, ...], tuple[int, ...]] = ((), ())
 
 
-def _scores(game: SequenceDice) -> tuple[int, ...]:
+def _scores(game: SequenceDice, chips: tuple[int | None, ...]) -> tuple[int, ...]:
     """``game.scores()``, kept while the chips and seats stay as they are: the legend is
     drawn on every frame, the runs change only when a chip does (searching them is half of
     this screen's drawing time)."""
     global _last_scores
-    key = (game.board, game.colours)
+    key = (chips, game.colours)
     if _last_scores[0] != key:
         _last_scores = (key, game.scores())
     return _last_scores[1]

@@ -5,22 +5,35 @@ Each sample view (:mod:`firmware_host.screens.samples`) must render to exactly t
 ``UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/daemon/test_screens.py`` and look at
 the images. On a mismatch the frame drawn is written to ``tests/daemon/golden/actual/``
 (ignored by git).
+
+The screens keep pieces they have drawn (the band, text lines, Sequence Dice's board rows
+and legend, Center Point's marker rows), each keyed by what it shows; a piece keyed by too
+little would be shown for a position it was not drawn for, so frames of whole games drawn
+with everything kept must equal the same frames drawn with nothing kept.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
 
+import firmware_host.screens as screens_package
 import games
 from firmware_host.screens import game_screen, render
 from firmware_host.screens.choices import page_of
 from firmware_host.screens.font import SMALL, fit, wrap
-from firmware_host.screens.samples import SAMPLES
+from firmware_host.screens.samples import SAMPLES, choices_of
 from firmware_host.views import GameView, MenuView
+from games.core import GameState, Phase
 from hardware.display.protocol import check_frame
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -92,3 +105,59 @@ def test_a_message_covers_the_body_not_the_band() -> None:
     band = (0, 0, 128, 16)
     assert plain.crop(band).tobytes() == told.crop(band).tobytes()
     assert plain.tobytes() != told.tobytes()
+
+
+NAMES = ("Peggy", "Guy", "Jo", "Quig")  # descenders, and names of several lengths
+
+
+def kept_pieces() -> list[tuple[object, str]]:
+    """Every cached drawing function in the screens, as (module, name) wherever it is bound."""
+    found = []
+    for info in pkgutil.iter_modules(screens_package.__path__):
+        module = importlib.import_module(f"{screens_package.__name__}.{info.name}")
+        found += [(module, name) for name, value in vars(module).items()
+                  if hasattr(value, "cache_clear") and hasattr(value, "__wrapped__")]
+    return found
+
+
+@contextmanager
+def nothing_kept(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    with monkeypatch.context() as patch:
+        for module, name in kept_pieces():
+            patch.setattr(module, name, getattr(module, name).__wrapped__)
+        yield
+
+
+def positions(name: str, seed: int) -> Iterator[GameState[Any]]:
+    """One game played with random dice and random choices, after each action."""
+    rng = random.Random(seed)
+    players = max(2, min(len(NAMES), games.game_class(name).MAX_PLAYERS))
+    game = games.new_game(name, players, NAMES[:players])
+    for _ in range(400):
+        yield game
+        if game.is_over:
+            return
+        if game.phase is Phase.ROLL:
+            game.apply("roll " + "-".join(str(rng.randint(1, 6)) for _ in range(game.dice_wanted)))
+        else:
+            game.apply(rng.choice(game.legal_actions()))
+
+
+def test_the_screens_keep_pieces() -> None:
+    assert {name for _, name in kept_pieces()} >= {
+        "banner_bitmap", "text_rows", "_board_row", "_legend", "_marker_row"}
+
+
+@pytest.mark.parametrize("name", games.REGISTRY)
+def test_a_frame_drawn_from_kept_pieces_is_the_frame_drawn_afresh(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(name)
+    for seed in range(3):
+        for game in positions(name, seed):
+            choices = choices_of(game)
+            view = GameView(game, choices, rng.randrange(max(1, len(choices))))
+            kept = render(view)
+            with nothing_kept(monkeypatch):
+                afresh = render(view)
+            moment = f"{name}, seed {seed}, after {len(game.history)} actions"
+            assert kept.tobytes() == afresh.tobytes(), moment
