@@ -14,10 +14,9 @@ from collections.abc import Sequence
 from PIL import Image
 
 from firmware_host.screens.font import SMALL, Face, text_rows
-from hardware.display.protocol import FRAME_MODE, FRAME_SIZE, HEIGHT, WIDTH
+from hardware.display.protocol import HEIGHT, ROW_BYTES, WIDTH, frame_from_rows
 
 Box = tuple[int, int, int, int]  # left, top, width, height
-ROW_BYTES = WIDTH // 8
 _ALL = (1 << WIDTH) - 1
 
 
@@ -46,8 +45,7 @@ class Canvas:
 
     def to_image(self) -> Image.Image:
         """The frame as a mode ``"1"`` image (Pillow's raw 1-bit layout is these rows)."""
-        data = b"".join([row.to_bytes(ROW_BYTES, "big") for row in self.rows])
-        return Image.frombytes(FRAME_MODE, FRAME_SIZE, data)
+        return frame_from_rows(b"".join([row.to_bytes(ROW_BYTES, "big") for row in self.rows]))
 
     def fill(self, x: int, y: int, w: int, h: int, on: bool = True) -> None:
         """Set (or clear) a w x h block."""

@@ -17,8 +17,8 @@ from typing import Protocol
 import luma.core.error
 from PIL import Image
 
-from hardware.display.pages import Window, pack_pages, plan_windows, window_data
-from hardware.display.protocol import Send, check_frame
+from hardware.display.pages import Window, pack_rows, plan_windows, window_data
+from hardware.display.protocol import Send, check_frame, frame_rows
 from hardware.errors import DeviceMissingError
 
 SSD1306_SET_COLUMNS = 0x21
@@ -96,12 +96,15 @@ class PagedOled:
         self._addressing = addressing
         self._name = name
         self._sent: list[bytes] | None = None
+        self._packed: tuple[bytes, list[bytes]] | None = None  # the last frame prepared
 
     def prepare(self, image: Image.Image) -> Send:
         """Pack ``image`` into pages and find what differs from the panel's; the call
         returned sends that. Nothing goes on the bus until it is called."""
         check_frame(image)
-        pages = pack_pages(self._device.preprocess(image))
+        rows = frame_rows(self._device.preprocess(image))
+        pages = pack_rows(rows, self._packed)
+        self._packed = (rows, pages)
         base = self._sent
         windows = self._plan(base, pages)
         return partial(self._send, pages, base, windows)

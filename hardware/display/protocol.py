@@ -67,6 +67,31 @@ def new_frame() -> Image.Image:
     return Image.new(FRAME_MODE, FRAME_SIZE)
 
 
+ROW_BYTES = WIDTH // 8
+_ROWS = "frame rows"  # the key in a frame's ``info``
+
+
+def frame_from_rows(rows: bytes) -> Image.Image:
+    """A frame from its pixel rows in Pillow's own layout of mode ``"1"`` (:data:`ROW_BYTES`
+    a row, the left pixel in the top bit), which keeps the rows for :func:`frame_rows`.
+
+    The frame is read-only: drawing on it makes Pillow copy its pixels first, so the rows
+    kept are never taken for pixels that changed after."""
+    image = Image.frombytes(FRAME_MODE, FRAME_SIZE, rows)
+    image.readonly = 1
+    image.info[_ROWS] = (image.im, rows)
+    return image
+
+
+def frame_rows(image: Image.Image) -> bytes:
+    """``image.tobytes()``: the rows kept by :func:`frame_from_rows` while they are still
+    the frame's pixels, else read from Pillow (which takes longer than packing a page)."""
+    kept = image.info.get(_ROWS)
+    if kept is not None and kept[0] is image.im:
+        return kept[1]  # type: ignore[no-any-return]
+    return image.tobytes()
+
+
 def check_frame(image: Image.Image) -> None:
     """Refuse a frame of the wrong size or mode before any backend sends a byte of it."""
     if image.mode != FRAME_MODE or image.size != FRAME_SIZE:

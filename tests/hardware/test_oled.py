@@ -22,8 +22,8 @@ from hardware.display.factory import (
     open_oled,
 )
 from hardware.display.mock import RecordingInterface
-from hardware.display.pages import changed_runs, pack_pages
-from hardware.display.protocol import new_frame
+from hardware.display.pages import changed_runs, pack_pages, pack_rows
+from hardware.display.protocol import frame_from_rows, frame_rows, new_frame
 from hardware.display.samples import sample_screen
 from hardware.errors import DeviceMissingError, HardwareError
 
@@ -86,6 +86,41 @@ def test_pack_pages_matches_luma_full_frame_encoding() -> None:
     interface.forget()
     device.display(frame)
     assert interface.transfers[-1][1] == b"".join(pack_pages(frame))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(min_size=FULL_FRAME, max_size=FULL_FRAME),
+       st.binary(min_size=FULL_FRAME, max_size=FULL_FRAME), st.sets(st.integers(0, 7)))
+def test_packing_rows_matches_luma_and_reuses_only_unchanged_pages(
+        rows: bytes, other: bytes, kept: set[int]) -> None:
+    """Pages packed from a frame's rows equal luma's encoding of the frame; given another
+    frame's rows and pages, the pages whose rows they share are taken over, the rest packed."""
+    frame = Image.frombytes("1", (128, 64), rows)
+    interface = RecordingInterface()
+    device = ssd1306(interface)
+    interface.forget()
+    device.display(frame)
+    packed = pack_rows(rows)
+    assert b"".join(packed) == interface.transfers[-1][1]
+    band = FULL_FRAME // 8
+    before = bytes(b"".join(rows[page * band:(page + 1) * band] if page in kept
+                            else other[page * band:(page + 1) * band] for page in range(8)))
+    before_pages = pack_rows(before)
+    again = pack_rows(rows, (before, before_pages))
+    assert again == packed
+    assert all(again[page] is before_pages[page] for page in kept)
+
+
+def test_a_frame_drawn_on_after_it_was_made_is_packed_as_it_is_now() -> None:
+    """A frame keeps its rows for the driver; drawing on it afterwards must not leave the
+    driver packing the rows it was made with."""
+    frame = frame_from_rows(bytes(FULL_FRAME))
+    assert frame_rows(frame) == bytes(FULL_FRAME)
+    ImageDraw.Draw(frame).point((0, 0), fill=1)
+    assert frame_rows(frame) == frame.tobytes() != bytes(FULL_FRAME)
+    oled, interface = fresh()
+    oled.show(frame)
+    assert interface.transfers[-1][1][0] == 1  # column 0 of page 0: its top pixel
 
 
 def runs_column_by_column(old: bytes, new: bytes, gap: int) -> list[tuple[int, int]]:
