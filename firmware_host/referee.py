@@ -162,7 +162,8 @@ class Referee:
         self._thrown: tuple[tuple[int, ...], Sequence[int], tuple[int, ...]] | None = None
         self._next_tumble: float | None = None
         self._next_scroll: float | None = None  # when a long menu line moves on
-        self._long_line = False  # the highlighted line may need to scroll (known per event)
+        self._long_line = False  # the highlighted line may need to scroll (found per event)
+        self._line_unknown = False  # an event came: find _long_line with the next frame
         self._dirty = True  # the screen has changed since the last frame
         if game is None:
             self.pages.append(self._new_game_menu())
@@ -185,7 +186,7 @@ class Referee:
             self._say(f"internal error ({type(err).__name__}), logged; no accepted move is lost")
         self._tell_roller()
         self._dirty = True
-        self._long_line = len(self._highlighted() or "") > ROW_CHARS
+        self._line_unknown = True  # found by the frame, drawn while the journal commits
 
     def tick(self, now: float) -> float | None:
         """Show the next face of a tumbling roll, or scroll a long menu line, when due;
@@ -236,7 +237,7 @@ class Referee:
     def _scroll_menu(self, now: float) -> None:
         """Move a highlighted line too long for its row (a menu entry, a game's choice) on
         by a character. Whether it is too long is found once an event, not every tick."""
-        if not self._long_line:
+        if not self._line_is_long():
             self._next_scroll = None
             return
         if self._next_scroll is None:
@@ -249,6 +250,13 @@ class Referee:
                 self.scroll += 1
             self._next_scroll = now + SCROLL_S
             self._dirty = True
+
+    def _line_is_long(self) -> bool:
+        """Whether the highlighted line is too long for its row, found once an event."""
+        if self._line_unknown:
+            self._line_unknown = False
+            self._long_line = len(self._highlighted() or "") > ROW_CHARS
+        return self._long_line
 
     def _highlighted(self) -> str | None:
         """The highlighted line on screen now, if there is one that could scroll."""
@@ -268,6 +276,7 @@ class Referee:
         if not self._dirty:
             return None
         self._dirty = False
+        self._line_is_long()  # found here, while the journal commits, not on the way to it
         return self.render(self.view())
 
     def pending_write(self) -> Callable[[], None] | None:
