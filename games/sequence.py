@@ -224,14 +224,20 @@ class SequenceDice(GameState[ChipMove]):
         return f"{COLOURS[colour]} ({'+'.join(self.name(p) for p in self.players_of(colour))})"
 
     def longest_run(self, colour: int) -> int:
-        """The most chips of ``colour`` in one straight unbroken line."""
+        """The most chips of ``colour`` in one straight unbroken line.
+
+        Counted from each chip that starts a run, over plain (row, column) pairs: the screen
+        asks after every move, and building cells costs more than the counting."""
+        mine = {(cell.row, cell.col) for cell, owner in self._chips.items() if owner == colour}
         best = 0
-        for cell, owner in self._chips.items():
-            if owner != colour:
-                continue
+        for row, col in mine:
             for d_row, d_col in DIRECTIONS:
-                if self._chips.get(Cell(cell.row - d_row, cell.col - d_col)) != colour:
-                    best = max(best, 1 + len(self._reach(cell, d_row, d_col)))
+                if (row - d_row, col - d_col) in mine:
+                    continue  # not the start of its run
+                length = 1
+                while (row + length * d_row, col + length * d_col) in mine:
+                    length += 1
+                best = max(best, length)
         return best
 
     def _reach(self, cell: Cell, d_row: int, d_col: int) -> list[Cell]:

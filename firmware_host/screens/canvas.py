@@ -93,12 +93,18 @@ class Canvas:
     def stamp(self, x: int, y: int, w: int, bitmap: Sequence[int], on: bool = True) -> None:
         """Set (or clear) the lit pixels of a ``w``-wide bitmap at (x, y); others stay."""
         rows = self.rows
-        for r, bits in enumerate(bitmap, y):
-            if 0 <= r < HEIGHT and bits:
-                if on:
-                    rows[r] |= place(bits, x, w)
-                else:
-                    rows[r] &= ~place(bits, x, w)
+        if x < 0 or y < 0 or y + len(bitmap) > HEIGHT:  # partly off the frame: clip each row
+            for r, bits in enumerate(bitmap, y):
+                if 0 <= r < HEIGHT and bits:
+                    rows[r] = rows[r] | place(bits, x, w) if on else rows[r] & ~place(bits, x, w)
+            return
+        shift = WIDTH - x - w  # below 0 when columns past the right edge drop (a text's gap)
+        for r, bits in enumerate(bitmap, y):  # the usual case, in a frame's hottest loop
+            placed = bits << shift if shift >= 0 else bits >> -shift
+            if on:
+                rows[r] |= placed
+            else:
+                rows[r] &= ~placed
 
     def blit(self, x: int, y: int, w: int, bitmap: Sequence[int]) -> None:
         """Replace a ``w``-wide block at (x, y) with ``bitmap``, dark pixels included."""

@@ -17,6 +17,7 @@ from games.errors import GameOverError, IllegalAction, NotationError, OptionErro
 from games.sequence import (
     BOARD,
     CELLS,
+    SIZE,
     Cell,
     ChipMove,
     SequenceDice,
@@ -112,6 +113,17 @@ def test_board_turns_into_itself_by_90_degrees_but_no_mirror_does() -> None:
         tuple(tuple(BOARD[5 - c][5 - r] for c in range(6)) for r in range(6)),  # anti-diagonal
     ]
     assert all(mirror != BOARD for mirror in mirrors)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(CELLS), st.integers(0, 1)))
+def test_the_longest_run_is_the_longest_line_of_one_colour(chips: dict[Cell, int]) -> None:
+    state = started()
+    state._chips = chips
+    for colour in (0, 1):
+        owned = [length for length in range(1, SIZE + 1) for line in lines(length)
+                 if all(chips.get(cell) == colour for cell in line)]
+        assert state.longest_run(colour) == max(owned, default=0)
 
 
 def test_32_windows_of_five_and_14_lines_of_six() -> None:
