@@ -10,6 +10,8 @@ there. The choices, or else the last play, take the bottom row.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.chips import CHIP, draw_chip
@@ -51,36 +53,53 @@ def draw(canvas: Canvas, view: GameView) -> None:
 
 
 def _draw_points(canvas: Canvas, game: MultiGam) -> None:
-    for index, (owner, count) in enumerate(game.points):
+    canvas.stamp(0, BODY_TOP, canvas.width, _points(game.points))
+
+
+@lru_cache(maxsize=64)
+def _points(points: tuple[tuple[int | None, int], ...]) -> tuple[int, ...]:
+    """The points' rows for who holds each and how many, drawn once and kept: a move
+    changes them, a turn of the knob or a roll does not."""
+    canvas = Canvas()
+    for index, (owner, count) in enumerate(points):
         x = index * COLUMN + 1
-        canvas.text(x + 8, BODY_TOP, str(index + 1))
-        y = BODY_TOP + LINE
+        canvas.text(x + 8, 0, str(index + 1))
         if owner is None:
-            canvas.hline(x + 5, y + 4, 9)
+            canvas.hline(x + 5, LINE + 4, 9)
             continue
         prime = count >= 2
         if prime:
-            canvas.fill(x, y, COLUMN - 2, LINE + 1)
-        draw_chip(canvas, x + 3, y + 2, owner, on=not prime)
-        canvas.text(x + 3 + CHIP + 2, y + 1, str(count), on=not prime)
+            canvas.fill(x, LINE, COLUMN - 2, LINE + 1)
+        draw_chip(canvas, x + 3, LINE + 2, owner, on=not prime)
+        canvas.text(x + 3 + CHIP + 2, LINE + 1, str(count), on=not prime)
+    return canvas.cut(0, 0, canvas.width, 2 * LINE + 1)
 
 
 def _draw_players(canvas: Canvas, game: MultiGam) -> None:
-    """Two by two: mark, name, checkers on the bar and off; the player to move inverted."""
+    names = tuple(game.name(player) for player in range(game.players))
+    canvas.stamp(0, PLAYERS_TOP, canvas.width, _players(names, game.bar, game.off, game.turn))
+
+
+@lru_cache(maxsize=64)
+def _players(names: tuple[str, ...], bar: tuple[int, ...], off: tuple[int, ...],
+             turn: int | None) -> tuple[int, ...]:
+    """Two by two: mark, name, checkers on the bar and off; the player to move inverted.
+    Drawn once for each of those and kept."""
+    canvas = Canvas()
     width = canvas.width // 2
-    for player in range(game.players):
+    for player, name in enumerate(names):
         x = (player % 2) * width
-        y = PLAYERS_TOP + (player // 2) * LINE
-        current = player == game.turn
-        counts = f"b{game.bar[player]} o{game.off[player]}"
+        y = (player // 2) * LINE
+        counts = f"b{bar[player]} o{off[player]}"
         draw_chip(canvas, x, y + 1, player)
         name_x = x + CHIP + 2
         room = width - CHIP - 4 - SMALL.width(counts) - 4
-        name = fit(game.name(player), SMALL, room)
-        if current:
+        name = fit(name, SMALL, room)
+        if player == turn:
             canvas.fill(name_x - 1, y, SMALL.width(name) + 2, LINE)
-        canvas.text(name_x, y + 1, name, on=not current)
+        canvas.text(name_x, y + 1, name, on=player != turn)
         canvas.text_right(x + width - 6, y + 1, counts)
+    return canvas.cut(0, 0, canvas.width, (len(names) + 1) // 2 * LINE)
 
 
 def _last(game: MultiGam) -> str:

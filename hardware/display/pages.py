@@ -65,8 +65,7 @@ def _pack_page(band: bytes) -> bytes:
     at once by three exchanges of bit groups (Hacker's Delight, 7-3), which leaves each byte
     a column with its top pixel in the lowest bit: a few dozen operations on a 1,024-bit
     integer instead of 1,024 column steps."""
-    x = int.from_bytes(b"".join(band[7 * ROW_BYTES + block :: -ROW_BYTES]
-                                for block in range(ROW_BYTES)), "big")
+    x = int.from_bytes(b"".join([band[block] for block in _BLOCKS]), "big")
     t = (x ^ (x >> 7)) & _SWAP_1
     x ^= t ^ (t << 7)
     t = (x ^ (x >> 14)) & _SWAP_2
@@ -74,6 +73,10 @@ def _pack_page(band: bytes) -> bytes:
     t = (x ^ (x >> 28)) & _SWAP_4
     x ^= t ^ (t << 28)
     return x.to_bytes(WIDTH, "big")
+
+
+_BLOCKS = tuple(slice(7 * ROW_BYTES + block, None, -ROW_BYTES) for block in range(ROW_BYTES))
+"""Each block's bytes in a page's rows: one byte of every row, the bottom row first."""
 
 
 def _each_block(mask: int) -> int:
@@ -122,27 +125,28 @@ def plan_windows(
     addressing) a change joins a window ending on the page above when one taller window
     sends no more bytes than two separate ones.
     """
-    windows: list[Window] = []
+    spans: list[list[int]] = []  # first page, last page, first column, last column
     for page in range(PAGES):
         runs = [(0, WIDTH - 1)] if old is None else changed_runs(old[page], new[page], window_cost)
         if not runs:
             continue
-        above = [i for i, w in enumerate(windows) if w.last_page == page - 1] if multi_page else []
+        above = [span for span in spans if span[1] == page - 1] if multi_page else []
         for first, last in runs:
-            alone = Window(page, page, first, last)
-            best: tuple[int, int, Window] | None = None
-            for index in above:
-                w = windows[index]
-                merged = Window(w.first_page, page, min(w.first_col, first), max(w.last_col, last))
-                saving = w.data_bytes + alone.data_bytes + window_cost - merged.data_bytes
-                if saving >= 0 and (best is None or saving > best[0]):
-                    best = (saving, index, merged)
+            best: list[int] | None = None
+            best_saving = -1
+            for span in above:  # the first of the largest savings, as the windows were made
+                first_col, last_col = min(span[2], first), max(span[3], last)
+                merged = (last_col - first_col + 1) * (page - span[0] + 1)
+                saving = ((span[3] - span[2] + 1) * (span[1] - span[0] + 1)
+                          + (last - first + 1) + window_cost - merged)
+                if saving > best_saving:
+                    best, best_saving = span, saving
             if best is None:
-                windows.append(alone)
+                spans.append([page, page, first, last])
             else:
-                windows[best[1]] = best[2]
-                above.remove(best[1])
-    return windows
+                best[1:] = [page, min(best[2], first), max(best[3], last)]
+                above.remove(best)
+    return [Window(*span) for span in spans]
 
 
 def window_data(pages: list[bytes], window: Window) -> bytes:
