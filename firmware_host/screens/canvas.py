@@ -113,9 +113,14 @@ class Canvas:
             return
         mask = ~span(x, w)
         rows = self.rows
+        shift = WIDTH - x - w
+        if x < 0 or shift < 0 or y < 0 or y + len(bitmap) > HEIGHT:  # partly off the frame
+            for r, bits in enumerate(bitmap, y):
+                if 0 <= r < HEIGHT:
+                    rows[r] = (rows[r] & mask) | place(bits, x, w)
+            return
         for r, bits in enumerate(bitmap, y):
-            if 0 <= r < HEIGHT:
-                rows[r] = (rows[r] & mask) | place(bits, x, w)
+            rows[r] = (rows[r] & mask) | bits << shift
 
     def cut(self, x: int, y: int, w: int, h: int) -> tuple[int, ...]:
         """The ``w`` x ``h`` block at (x, y) as a bitmap for :meth:`blit` (inside the frame)."""

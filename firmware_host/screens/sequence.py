@@ -68,13 +68,15 @@ def _draw_board(canvas: Canvas, chips: tuple[int | None, ...], lit: set[Cell],
                 allowed: set[Cell], cursor: Cell | None) -> None:
     """The board a row of cells at a time, each row's pixels drawn once for what its six
     cells show and kept: a move changes one or two rows."""
+    marked = {cell.row * SIZE + cell.col for cell in allowed}
+    inverted = {cell.row * SIZE + cell.col for cell in lit}
+    if cursor is not None:
+        inverted.add(cursor.row * SIZE + cursor.col)
+    states = [(-1 if chip is None else chip, index in marked, index in inverted)
+              for index, chip in enumerate(chips)]  # chips are in CELLS order, row by row
     for row in range(SIZE):
-        states = []
-        for cell in CELLS[row * SIZE : (row + 1) * SIZE]:
-            chip = chips[cell.row * SIZE + cell.col]
-            states.append((-1 if chip is None else chip, cell in allowed,
-                           cell in lit or cell == cursor))
-        canvas.stamp(0, BOARD_TOP + row * CELL, SIZE * CELL, _board_row(tuple(states)))
+        bitmap = _board_row(tuple(states[row * SIZE : (row + 1) * SIZE]))
+        canvas.stamp(0, BOARD_TOP + row * CELL, SIZE * CELL, bitmap)
 
 
 @lru_cache(maxsize=256)
