@@ -280,7 +280,7 @@ class Referee:
         return self.render(self.view())
 
     def pending_write(self) -> Callable[[], None] | None:
-        """The journal's COMMIT of the last event's actions, if it has not run yet."""
+        """The journal's write to disk of the last event's actions, if it has not run yet."""
         return self.journal.write if self.journal.pending else None
 
     def settle(self) -> Image.Image | None:

@@ -5,9 +5,9 @@ A game is fully determined by those (dice are actions too), so resuming after a 
 is a replay, and a replay is exact. :meth:`Journal.apply` is the only way an action enters a
 game that is being journaled: it applies through the game's checked path, commits in one
 transaction, and only then returns. :meth:`Journal.submit` does the same but leaves the
-COMMIT (the fsync) to :meth:`Journal.write`, which the loop runs while another thread draws
-the frame, and :meth:`Journal.settle` takes its outcome before the frame is shown, so the
-screen still never shows an action that a power cut would take back. The actions of one event
+write to disk (the fsync) to :meth:`Journal.write`, which the loop runs while another thread
+draws the frame, and :meth:`Journal.settle` takes its outcome before the frame is shown, so
+the screen still never shows an action that a power cut would take back. The actions of one event
 go in one transaction, all checked before any is written: a refused event leaves no trace.
 
 A finished game's result is committed in the same transaction as its last action; those
@@ -174,6 +174,21 @@ class _Current:
     matched: Setup | None = None  # the state's Setup once found equal to ``setup``
 
 
+INSERT_ACTION = "INSERT INTO actions (game_id, seq, action, at, hash) VALUES (?, ?, ?, ?, ?)"
+
+
+def _chained(game_id: int, last: str, first: int, actions: Sequence[Any],
+             now: str) -> list[tuple[int, int, str, str, str]]:
+    """The rows of ``actions`` as numbers ``first``..., each hash chained from the one
+    before (``last`` before the first)."""
+    rows = []
+    for seq, action in enumerate(actions, start=first):
+        text = str(action)
+        last = action_hash(last, seq, text, now)
+        rows.append((game_id, seq, text, now, last))
+    return rows
+
+
 @dataclass
 class _Pending:
     """A transaction not yet settled, and how to take it back from the state."""
@@ -181,8 +196,9 @@ class _Pending:
     state: GameState[Any]
     before: int  # the state's action count before it
     last: str  # the chain's hash after it
-    written: bool = False  # COMMIT has run (see error)
-    error: sqlite3.Error | None = None  # why COMMIT failed
+    row: tuple[Any, ...] | None = None  # the one action's row, which write() inserts
+    written: bool = False  # written to disk, or failed (see error)
+    error: sqlite3.Error | None = None  # why the write failed
 
 
 class Journal:
@@ -415,8 +431,9 @@ class Journal:
         return played
 
     def submit(self, state: GameState[Any], *actions: Any) -> tuple[Any, ...]:
-        """:meth:`apply` without the COMMIT: the state has the actions, and :meth:`write`
-        or :meth:`settle` commits them; call :meth:`settle` before anything shows them."""
+        """:meth:`apply` without the write to disk: the state has the actions, and
+        :meth:`write` or :meth:`settle` writes them; call :meth:`settle` before anything
+        shows them."""
         return self._stage(state, actions)
 
     @property
@@ -425,7 +442,8 @@ class Journal:
         return self._pending is not None and not self._pending.written
 
     def write(self) -> None:
-        """COMMIT the submitted actions (the fsync) and keep the outcome for :meth:`settle`.
+        """Write the submitted actions to disk (their COMMIT, or the single INSERT that is its
+        own transaction: the fsync) and keep the outcome for :meth:`settle`.
 
         It touches no game state, and SQLite lets go of the GIL while it commits, so another
         thread may draw the new state meanwhile."""
@@ -439,7 +457,13 @@ class Journal:
         pending.written = True
 
     def _commit(self) -> None:
-        self._db.execute("COMMIT")
+        """The write to disk of the submitted actions: on disk once it returns."""
+        pending = self._pending
+        assert pending is not None
+        if pending.row is not None:
+            self._db.execute(INSERT_ACTION, pending.row)
+        else:
+            self._db.execute("COMMIT")
 
     def settle(self) -> None:
         """Commit the submitted actions, if :meth:`write` has not; if that failed, the state
@@ -454,8 +478,11 @@ class Journal:
         self._done()
 
     def _stage(self, state: GameState[Any], actions: Sequence[Any]) -> tuple[Any, ...]:
-        """Play every action on ``state`` (all or none), then write them in an open
-        transaction; :attr:`_pending` holds what COMMIT must do."""
+        """Play every action on ``state`` (all or none), then make ready what :meth:`write`
+        must do: one action that does not end the game is a single INSERT, which is its own
+        transaction (the connection commits each statement), so the whole write to disk
+        runs while the frame is drawn; several actions, or a game's last, are written now
+        in an open transaction that :meth:`write` commits."""
         self.settle()  # a finished game passes the check: its rules refuse more actions
         current = self._check(state, expect=len(state.history), finished_ok=True)
         before = len(state.history)
@@ -467,10 +494,15 @@ class Journal:
             self._snapshots.rewind(state, before)
             raise
         now = self._now()
+        rows = _chained(current.id, current.last, before + 1, played, now)
+        last = rows[-1][-1] if rows else current.last
+        if len(rows) == 1 and not state.is_over:
+            self._pending = _Pending(state, before, last, row=rows[0])
+            return tuple(played)
         self._pending = _Pending(state, before, current.last)
         try:
             self._db.execute("BEGIN IMMEDIATE")
-            last = self._insert(self._db, current.id, current.last, before + 1, played, now)
+            self._db.executemany(INSERT_ACTION, rows)
             self._finish_if_over(self._db, current.id, state, now, last)
         except sqlite3.Error as err:
             self._failed(err)
@@ -617,14 +649,9 @@ class Journal:
     def _insert(self, tx: sqlite3.Connection, game_id: int, last: str, first: int,
                 actions: Sequence[Any], now: str) -> str:
         """Write ``actions`` as numbers ``first``... chained from ``last``; the new last hash."""
-        rows = []
-        for seq, action in enumerate(actions, start=first):
-            text = str(action)
-            last = action_hash(last, seq, text, now)
-            rows.append((game_id, seq, text, now, last))
-        tx.executemany("INSERT INTO actions (game_id, seq, action, at, hash) "
-                       "VALUES (?, ?, ?, ?, ?)", rows)
-        return last
+        rows = _chained(game_id, last, first, actions, now)
+        tx.executemany(INSERT_ACTION, rows)
+        return rows[-1][-1] if rows else last
 
     def _finish_if_over(self, tx: sqlite3.Connection, game_id: int,
                         state: GameState[Any], now: str, last: str) -> None:
