@@ -226,18 +226,23 @@ class SequenceDice(GameState[ChipMove]):
     def longest_run(self, colour: int) -> int:
         """The most chips of ``colour`` in one straight unbroken line.
 
-        Counted from each chip that starts a run, over plain (row, column) pairs: the screen
-        asks after every move, and building cells costs more than the counting."""
-        mine = {(cell.row, cell.col) for cell, owner in self._chips.items() if owner == colour}
+        The chips are bits of one integer, a row of eight a board row (the two spare
+        columns keep a shift from running into the next row); ``run &= run >> step`` keeps
+        the chips whose neighbour one step on is kept too, so a direction's longest run is
+        how many times that can be done before none is left. The screen asks after every
+        move."""
+        board = 0
+        for cell, owner in self._chips.items():
+            if owner == colour:
+                board |= 1 << (cell.row * 8 + cell.col)
         best = 0
-        for row, col in mine:
-            for d_row, d_col in DIRECTIONS:
-                if (row - d_row, col - d_col) in mine:
-                    continue  # not the start of its run
-                length = 1
-                while (row + length * d_row, col + length * d_col) in mine:
-                    length += 1
-                best = max(best, length)
+        for d_row, d_col in DIRECTIONS:
+            step = d_row * 8 + d_col
+            run, length = board, 0
+            while run:
+                length += 1
+                run &= run >> step
+            best = max(best, length)
         return best
 
     def _reach(self, cell: Cell, d_row: int, d_col: int) -> list[Cell]:
