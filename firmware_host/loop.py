@@ -138,14 +138,18 @@ class Beside(Generic[T]):
     Pi's SD card), so the frame can be drawn and diffed in that time. The loop hands the
     drawing over just before it commits, so the drawing starts as the commit lets go of the
     GIL; when the commit is the longer, the frame is ready as it ends and goes out with no
-    thread to wake. The handoffs are bare locks, not Events or Conditions: each of those runs
-    Python code and makes a lock of its own per wait, on the path the frame waits on.
+    thread to wake. If the thread has not even started on it by then (a busy machine has
+    not given it a processor), the caller does the work itself rather than wait for it.
+    The handoffs are bare locks, not Events or Conditions: each of those runs Python code
+    and makes a lock of its own per wait, on the path the frame waits on.
     """
 
     def __init__(self, name: str) -> None:
         self._name = name
-        self._go = _taken()  # released: run the work once
-        self._done = _taken()  # released by the thread when the work is done
+        self._go = _taken()  # released: a piece of work is offered
+        self._done = _taken()  # released by the thread once it has answered an offer
+        self._claim = threading.Lock()  # taken by whichever side does the work offered
+        self._owed = False  # the thread has yet to answer an offer the caller took back
         self._work: Callable[[], T] | None = None
         self._result: T | None = None
         self._error: BaseException | None = None
@@ -153,16 +157,25 @@ class Beside(Generic[T]):
 
     def run(self, work: Callable[[], T], meanwhile: Callable[[], U]) -> tuple[T, U]:
         """``work()`` on the thread while ``meanwhile()`` runs here; both results once both
-        are done. An exception from either is raised here, after both have ended."""
+        are done (``work()`` here, after ``meanwhile()``, if the thread has not started it).
+        An exception from either is raised here, after both have ended."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
             self._thread.start()
+        self._settle_owed()
+        self._claim = threading.Lock()
         self._work = work
         self._go.release()
         try:
             other = meanwhile()
         finally:
-            self._done.acquire()
+            taken_back = self._claim.acquire(blocking=False)
+            if taken_back:
+                self._owed = True
+            else:
+                self._done.acquire()
+        if taken_back:
+            return work(), other
         error, result = self._error, self._result
         self._error = self._result = None
         if error is not None:
@@ -172,10 +185,17 @@ class Beside(Generic[T]):
     def close(self) -> None:
         """End the thread (it is idle between two :meth:`run` calls)."""
         if self._thread is not None:
+            self._settle_owed()
             self._work = None
             self._go.release()
             self._thread.join()
             self._thread = None
+
+    def _settle_owed(self) -> None:
+        """Wait for the thread's answer to an offer taken back (it came long ago, as a rule)."""
+        if self._owed:
+            self._done.acquire()
+            self._owed = False
 
     def _serve(self) -> None:
         while True:
@@ -183,10 +203,11 @@ class Beside(Generic[T]):
             work = self._work
             if work is None:
                 return
-            try:
-                self._result = work()
-            except BaseException as err:  # raised again in the caller's thread
-                self._error = err
+            if self._claim.acquire(blocking=False):
+                try:
+                    self._result = work()
+                except BaseException as err:  # raised again in the caller's thread
+                    self._error = err
             self._done.release()
 
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
 from PIL import Image
 
-from firmware_host.loop import Loop, stop_on_signals
+from firmware_host.loop import Beside, Loop, stop_on_signals
 from firmware_host.notify import Notifier
 from hardware.display.protocol import new_frame
 from hardware.events import (
@@ -358,3 +360,24 @@ def test_sigterm_stops_the_loop_after_the_current_event() -> None:
     assert [text for _, text in notifier.sent] == ["READY=1", "STOPPING=1"]
 
 
+
+
+def test_work_the_thread_has_not_started_when_meanwhile_ends_is_done_by_the_caller() -> None:
+    """A busy machine may not run the drawing thread in time: the caller, done with its own
+    part, then draws itself instead of waiting for the thread to get a processor."""
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(10.0)  # the thread cannot take the GIL from a caller that keeps it
+    beside: Beside[str] = Beside("drawing")
+    here = threading.current_thread().name
+    try:
+        # meanwhile keeps the GIL: the thread, woken, cannot start, and the caller takes over
+        assert beside.run(lambda: threading.current_thread().name, lambda: sum(range(999))) \
+            == (here, sum(range(999)))
+        # meanwhile lets go of the GIL (as a commit does): the thread does the work
+        assert beside.run(lambda: threading.current_thread().name, lambda: time.sleep(0.05)) \
+            == ("drawing", None)
+        assert beside.run(lambda: threading.current_thread().name, lambda: 1) == (here, 1)
+    finally:
+        sys.setswitchinterval(switch)
+        beside.close()
+    assert not any(thread.name == "drawing" for thread in threading.enumerate())
