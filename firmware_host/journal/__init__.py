@@ -426,15 +426,9 @@ class Journal:
         """Play ``actions`` on the current game and commit them together; returns them as
         played. An illegal one raises the game's IllegalAction and a failed write raises
         JournalError; either way neither the state nor the file has changed."""
-        played = self._stage(state, actions)
+        played = self.submit(state, *actions)
         self.settle()
         return played
-
-    def submit(self, state: GameState[Any], *actions: Any) -> tuple[Any, ...]:
-        """:meth:`apply` without the write to disk: the state has the actions, and
-        :meth:`write` or :meth:`settle` writes them; call :meth:`settle` before anything
-        shows them."""
-        return self._stage(state, actions)
 
     @property
     def pending(self) -> bool:
@@ -477,11 +471,14 @@ class Journal:
             self._failed(pending.error)
         self._done()
 
-    def _stage(self, state: GameState[Any], actions: Sequence[Any]) -> tuple[Any, ...]:
-        """Play every action on ``state`` (all or none), then make ready what :meth:`write`
-        must do: one action that does not end the game is a single INSERT, which is its own
+    def submit(self, state: GameState[Any], *actions: Any) -> tuple[Any, ...]:
+        """:meth:`apply` without the write to disk: the state has the actions, and
+        :meth:`write` or :meth:`settle` writes them; call :meth:`settle` before anything
+        shows them.
+
+        One action that does not end the game is left as a single INSERT, which is its own
         transaction (the connection commits each statement), so the whole write to disk
-        runs while the frame is drawn; several actions, or a game's last, are written now
+        runs while the frame is drawn; several actions, or a game's last, are written here
         in an open transaction that :meth:`write` commits."""
         self.settle()  # a finished game passes the check: its rules refuse more actions
         current = self._check(state, expect=len(state.history), finished_ok=True)
