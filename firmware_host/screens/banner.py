@@ -31,7 +31,7 @@ def draw_banner(
     canvas.blit(0, 0, canvas.width, banner_bitmap(title, tuple(note), tuple(dice)))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=512)
 def banner_bitmap(title: str, note: tuple[str, ...], dice: tuple[int, ...]) -> tuple[int, ...]:
     """The band's rows, drawn once for each title, note and dice and kept: the band stays
     the same over most frames (a cursor's move, a board change), and it is a tenth of a

@@ -79,7 +79,7 @@ def _draw_board(canvas: Canvas, chips: tuple[int | None, ...], lit: set[Cell],
         canvas.stamp(0, BOARD_TOP + row * CELL, SIZE * CELL, bitmap)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1024)
 def _board_row(states: tuple[tuple[int, bool, bool], ...]) -> tuple[int, ...]:
     """One row of cells from each cell's (chip or -1, allowed, inverted): a dot marks an
     empty cell, a plus one the roll allows; inverted, the cell is lit and its mark dark."""
