@@ -20,13 +20,13 @@ puts :class:`~hardware.events.InputEdge` there, and the loop answers it by runni
 poller at once. Tests drive the loop with a fake clock and a scripted queue and never sleep.
 
 The seam for the referee: it is a :class:`Controller`. ``handle`` applies an event (a game
-action is written into the journal's open transaction). When ``pending_write`` then offers
-the COMMIT, the loop runs it on its own thread while a second thread
-(:class:`Beside`) has ``frame`` draw the new screen and the display
-prepare it (pack and diff its pages): SQLite lets go of the GIL while it commits, so the
-drawing and diffing run while the disk is busy. Then ``settle`` takes the commit's outcome,
-and only then do the frame's bytes go out: what they show is on disk. A commit that failed
-gives a new frame instead, which says why.
+action is handed to the journal, not yet on disk). When ``pending_write`` then offers the
+write to disk, the loop runs it on its own thread while a second thread (:class:`Beside`)
+has ``frame`` draw the new screen and the display prepare it (pack and diff its pages):
+SQLite lets go of the GIL while it commits, so the drawing and diffing run while the disk
+is busy. Then ``settle`` takes the write's outcome, and only then do the frame's bytes go
+out: what they show is on disk. A write that failed gives a new frame instead, which says
+why.
 """
 
 from __future__ import annotations

@@ -178,15 +178,15 @@ INSERT_ACTION = "INSERT INTO actions (game_id, seq, action, at, hash) VALUES (?,
 
 
 def _chained(game_id: int, last: str, first: int, actions: Sequence[Any],
-             now: str) -> list[tuple[int, int, str, str, str]]:
+             now: str) -> tuple[list[tuple[int, int, str, str, str]], str]:
     """The rows of ``actions`` as numbers ``first``..., each hash chained from the one
-    before (``last`` before the first)."""
+    before (``last`` before the first), and the chain's last hash after them."""
     rows = []
     for seq, action in enumerate(actions, start=first):
         text = str(action)
         last = action_hash(last, seq, text, now)
         rows.append((game_id, seq, text, now, last))
-    return rows
+    return rows, last
 
 
 @dataclass
@@ -491,8 +491,7 @@ class Journal:
             self._snapshots.rewind(state, before)
             raise
         now = self._now()
-        rows = _chained(current.id, current.last, before + 1, played, now)
-        last = rows[-1][-1] if rows else current.last
+        rows, last = _chained(current.id, current.last, before + 1, played, now)
         if len(rows) == 1 and not state.is_over:
             self._pending = _Pending(state, before, last, row=rows[0])
             return tuple(played)
@@ -646,9 +645,9 @@ class Journal:
     def _insert(self, tx: sqlite3.Connection, game_id: int, last: str, first: int,
                 actions: Sequence[Any], now: str) -> str:
         """Write ``actions`` as numbers ``first``... chained from ``last``; the new last hash."""
-        rows = _chained(game_id, last, first, actions, now)
+        rows, last = _chained(game_id, last, first, actions, now)
         tx.executemany(INSERT_ACTION, rows)
-        return rows[-1][-1] if rows else last
+        return last
 
     def _finish_if_over(self, tx: sqlite3.Connection, game_id: int,
                         state: GameState[Any], now: str, last: str) -> None:

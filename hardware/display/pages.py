@@ -50,10 +50,11 @@ def pack_rows(rows: bytes, before: tuple[bytes, list[bytes]] | None = None) -> l
     pages = []
     for page in range(PAGES):
         start = page * band
-        if before is not None and before[0][start : start + band] == rows[start : start + band]:
+        page_rows = rows[start : start + band]
+        if before is not None and before[0][start : start + band] == page_rows:
             pages.append(before[1][page])
         else:
-            pages.append(_pack_page(rows[start : start + band]))
+            pages.append(_pack_page(page_rows))
     return pages
 
 
