@@ -458,3 +458,26 @@ def test_the_wire_time_counts_luma_s_i2c_writes() -> None:
     # address and control byte (20 bit times), each byte 9 bit times
     bits = 20 + 6 * 9 + 32 * 20 + 1024 * 9
     assert interface.i2c_seconds(100_000) == pytest.approx(bits / 100_000)  # about 99 ms
+
+
+def test_a_frame_made_from_rows_makes_pillow_pixels_only_when_read(monkeypatch) -> None:
+    """Making a frame's Pillow pixels lets go of the GIL, which a frame drawn while the
+    journal commits must not do: the driver packs the rows, and Pillow gets its pixels
+    only from whoever reads them (a PNG, an emulator), the same pixels as the rows."""
+    made = []
+    frombytes = Image.frombytes
+    monkeypatch.setattr(Image, "frombytes", lambda *args: made.append(args) or frombytes(*args))
+    rows = bytes(range(256)) * 4
+    frame = frame_from_rows(rows)
+    oled, interface = fresh()
+    oled.show(frame)
+    assert frame_rows(frame) is rows
+    assert made == []
+    plain, sent = fresh()
+    plain.show(frombytes("1", (128, 64), rows))
+    assert interface.transfers == sent.transfers
+    assert frame.mode == "1" and frame.size == (128, 64)
+    assert frame.tobytes() == rows == frombytes("1", (128, 64), rows).tobytes()
+    assert len(made) == 1
+    assert frame.copy().tobytes() == rows and frame.getpixel((7, 0)) == 0
+    assert frame_rows(frame) is rows  # reading the pixels changes nothing
