@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from firmware_host.errors import UsageError
+from firmware_host.journal.clock import system_clock
 from firmware_host.journal.records import (
     Damaged,
     GameRow,
@@ -91,11 +92,6 @@ class DamagedJournal(JournalError):
     def __init__(self, message: str, reason: str) -> None:
         super().__init__(message)
         self.reason = f"SQLite finds the journal damaged ({reason})"
-
-
-def system_clock() -> datetime:
-    """Local wall-clock time with its offset: what players would read on a watch."""
-    return datetime.now().astimezone()
 
 
 def night_of(moment: datetime) -> date:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from datetime import date, datetime
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -23,7 +23,9 @@ from firmware_host.journal import (
     night_of,
     places,
     standings,
+    system_clock,
 )
+from firmware_host.journal.clock import LocalClock
 from games.core import Result
 from games.errors import GameOverError, IllegalAction
 
@@ -291,3 +293,34 @@ def test_a_journal_from_a_newer_version_is_not_touched(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(JournalError, match=r"journal version 7, this one reads up to 2"):
         Journal.open(path)
+
+
+def test_the_system_clock_reads_local_time_with_its_offset() -> None:
+    before = datetime.now().astimezone()
+    stamp = system_clock()
+    after = datetime.now().astimezone()
+    assert before <= stamp <= after
+    assert stamp.utcoffset() == after.utcoffset()
+
+
+def test_the_clock_looks_its_offset_up_once_a_minute_and_follows_a_change_on_the_minute() -> None:
+    """Daylight saving starts at 120 s: the stamps switch offset exactly there, and the
+    offset is looked up once per minute read, not once per stamp."""
+    winter, summer = timezone(timedelta(hours=1)), timezone(timedelta(hours=2))
+    lookups: list[float] = []
+
+    def zone_at(timestamp: float) -> timezone:
+        lookups.append(timestamp)
+        return winter if timestamp < 120 else summer
+
+    now = [0.0]
+    clock = LocalClock(lambda: now[0], zone_at)
+    offsets = {}
+    for tenth in range(0, 1900, 7):  # 0 to 190 s
+        now[0] = tenth / 10
+        stamp = clock()
+        assert stamp.timestamp() == pytest.approx(now[0])
+        offsets[now[0]] = stamp.utcoffset()
+    assert all(offset == (winter if t < 120 else summer).utcoffset(None)
+               for t, offset in offsets.items())
+    assert [int(t // 60) for t in lookups] == [0, 1, 2, 3]
