@@ -165,6 +165,7 @@ class Referee:
         self._long_line = False  # the highlighted line may need to scroll (found per event)
         self._line_unknown = False  # an event came: find _long_line with the next frame
         self._dirty = True  # the screen has changed since the last frame
+        self._kept_choices: tuple[_Position, list[tuple[str, Callable[[], object]]]] | None = None
         if game is None:
             self.pages.append(self._new_game_menu())
         else:
@@ -312,14 +313,27 @@ class Referee:
         return tuple(label for label, _ in self._choices())
 
     def _choices(self) -> list[tuple[str, Callable[[], object]]]:
-        """Each choice's label and what SELECT on it does."""
+        """Each choice's label and what SELECT on it does.
+
+        Kept for the position they were found in: the frame finds them while the journal
+        commits, and the press that picks one needs them again on its way to the next
+        commit (a Dalmatian list of rerolls takes 0.1 ms to make inside a night)."""
         game = self.game
         if game is None:
             return []
+        position = _Position(game, self._laid_out())
+        kept = self._kept_choices
+        if kept is not None and kept[0] == position:
+            return kept[1]
+        choices: list[tuple[str, Callable[[], object]]]
         if not (isinstance(game, Dalmatian) and game.phase is Phase.MOVE):
-            return [(str(a), partial(self._play, a)) for a in game.legal_actions()]
-        return [(label, partial(self._reroll_at, places) if places else
-                 partial(self._play, "stop")) for label, places in self._laid_out().choices(game)]
+            choices = [(str(a), partial(self._play, a)) for a in game.legal_actions()]
+        else:
+            choices = [(label, partial(self._reroll_at, places) if places else
+                        partial(self._play, "stop"))
+                       for label, places in self._laid_out().choices(game)]
+        self._kept_choices = (position, choices)
+        return choices
 
     # -- events -------------------------------------------------------------------------
 
@@ -706,6 +720,26 @@ class Referee:
         # beside the QR code of the night's page a line has half the width
         lines = tuple(f"{s.name} {s.wins} of {s.played}" for s in rows)
         self.notice = NoticeView("Won tonight", lines or ("no game yet",), qr=night.page_url)
+
+
+class _Position:
+    """Where a game stands, to keep what was found from it: its game, its actions so far
+    (the game replays from them: their number and the last, as the very object, which
+    nothing else can be while it is kept) and, for Dalmatian, the places its dice lie in."""
+
+    def __init__(self, game: GameState[Any], layout: DiceLayout) -> None:
+        history = game.history
+        self._game = game
+        self._last = history[-1] if history else None
+        self._count = len(history)
+        self._places = tuple(layout.places)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, _Position) and self._game is other._game
+                and self._last is other._last and self._count == other._count
+                and self._places == other._places)
+
+    __hash__ = None  # type: ignore[assignment]  # compared, never looked up
 
 
 def _faces(dice: tuple[int, ...]) -> str:

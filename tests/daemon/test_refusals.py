@@ -25,6 +25,7 @@ from firmware_host.loop import Loop
 from firmware_host.notify import Notifier
 from firmware_host.referee import Referee
 from firmware_host.views import GameView, View
+from games.centerpoint import CenterPoint
 from games.core import Phase, Roll
 from games.dalmatian import Dalmatian
 from hardware.display.protocol import new_frame
@@ -205,3 +206,35 @@ def test_the_journal_always_equals_a_clean_replay_of_what_was_accepted(
         assert replayed is None
     else:
         assert replayed is not None and replayed.to_json() == game.to_json()
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_the_choices_shown_are_always_the_positions_own_whatever_writes_fail(
+        tmp_path: Path, data: st.DataObject) -> None:
+    """The referee keeps a position's choices between the frame and the next press; a
+    write that fails takes the position back, and the next action, played at the same count
+    (another die, another move), must not show the choices of the one taken back."""
+    name = f"j{len(list(tmp_path.iterdir()))}.sqlite3"
+    with Journal.open(tmp_path / name) as journal:
+        game = CenterPoint.new(2, ["Ann", "Ben"])
+        journal.start(game)
+        referee = Referee(Config(players=("Ann", "Ben"), game=GameConfig("centerpoint")),
+                          journal, game=game, render=blank)
+
+        def refused(action: int, *rest: Any) -> int:
+            return sqlite3.SQLITE_DENY if action == sqlite3.SQLITE_INSERT else sqlite3.SQLITE_OK
+
+        for _ in range(40):
+            if game.is_over:
+                break
+            journal._db.set_authorizer(refused if data.draw(st.booleans()) else None)
+            if game.phase is Phase.ROLL:
+                send(referee, DiceRolled((data.draw(st.integers(1, 6)),), "serial"))
+            else:
+                send(referee, ControlPressed(Control.SELECT))  # clears a message, or moves
+            journal._db.set_authorizer(None)
+            view = referee.view()
+            assert isinstance(view, GameView)
+            assert view.choices == tuple(str(a) for a in game.legal_actions())
