@@ -259,6 +259,7 @@ class Hands:
 
     def _plan(self) -> None:
         assert self.daemon is not None
+        self.daemon.journal.wait_quiet(1.0)  # the pause a table gives its checkpoints
         self.alone.append(commit_alone(self.daemon.journal))
         referee = self.daemon.loop.controller
         assert isinstance(referee, Referee)

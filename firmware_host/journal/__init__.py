@@ -757,6 +757,11 @@ class Journal:
         finally:
             partial.unlink(missing_ok=True)
 
+    def wait_quiet(self, timeout: float = 30.0) -> bool:
+        """Wait until no checkpoint is due or running: the pause a table gives the journal's
+        helper between two gestures (for tests and the bench, which play without pauses)."""
+        return self._checkpointer is None or self._checkpointer.wait_quiet(timeout)
+
     def wait_checkpointed(self, timeout: float = 30.0) -> bool:
         """Wait until all written so far is checkpointed into the main file (for tests)."""
         return self._checkpointer is not None and self._checkpointer.wait_caught_up(timeout)

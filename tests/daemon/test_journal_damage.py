@@ -14,6 +14,7 @@ from journal_helpers import FakeClock, new_game, play, register_highdie
 from firmware_host.journal import Journal, Problem, standings
 from firmware_host.journal.records import action_hash
 from firmware_host.journal.schema import MIGRATIONS
+from firmware_host.journal.threads import CHECKPOINT_WRITES
 
 
 @pytest.fixture(autouse=True)
@@ -184,3 +185,22 @@ def test_an_idle_journal_is_checkpointed(tmp_path: Path) -> None:
         with Journal.open(path.parent / "copy.sqlite3") as alone:
             resumed = alone.resume()
         assert resumed is not None and [str(a) for a in resumed.history] == ["roll 2"]
+
+
+def test_a_long_game_keeps_the_log_from_growing(tmp_path: Path) -> None:
+    """The log is checkpointed every CHECKPOINT_WRITES commits, so with the pauses of a
+    table it starts over, and a long game's commits write over the log's blocks instead of
+    growing the file (a file that grows makes each fsync commit the filesystem's journal)."""
+    wal = tmp_path / "j.sqlite3-wal"
+    sizes = []
+    with Journal.open(tmp_path / "j.sqlite3", FakeClock()) as journal:
+        game = new_game()
+        journal.start(game)
+        for _ in range(3 * CHECKPOINT_WRITES):
+            play(journal, game, "roll 1", "pass")
+            assert journal.wait_quiet(5.0)  # the next player picks the die up
+            sizes.append(wal.stat().st_size)
+    frame = 4096 + 24  # a page of the log and its header
+    assert sizes[0] < sizes[CHECKPOINT_WRITES // 8] < sizes[CHECKPOINT_WRITES // 4]  # it grew
+    # 384 commits, a page or so each, in a log that never holds more than the pages of 128
+    assert max(sizes) <= 2 * CHECKPOINT_WRITES * frame
