@@ -89,6 +89,11 @@ class Cell(NamedTuple):
     def number(self) -> int:
         return BOARD[self.row][self.col]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Cell:
+        """A cell is a value: a copied position shares it (copying each chip's cell took
+        most of the time a recogniser's trial of a move takes)."""
+        return self
+
     @classmethod
     def parse(cls, text: str) -> Cell:
         match = re.fullmatch(r"\s*([a-f])\s*([1-6])\s*", text, re.IGNORECASE)

@@ -45,9 +45,10 @@ def attempt(game: G, text: str) -> G | str:
     recogniser never second-guesses the rules and the referee's game stays untouched.
     The actions already played are frozen values, so the copy's history is a new list of
     the same actions: copying each one again would cost more than the rest of the position
-    once a game is a few dozen actions old.
+    once a game is a few dozen actions old. The setup, which the rules never change, is
+    shared too.
     """
-    trial = copy.deepcopy(game, {id(game.history): list(game.history)})
+    trial = copy.deepcopy(game, {id(game.history): list(game.history), id(game.setup): game.setup})
     try:
         trial.apply(text)
     except GameError as refusal:
