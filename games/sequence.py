@@ -157,6 +157,17 @@ class ChipMove:
     def __str__(self) -> str:
         return f"{self.verb.value} {self.cell}"
 
+    @classmethod
+    def parse(cls, text: str) -> ChipMove:
+        """A move written in full, verb and cell: ``place B3``."""
+        words = text.split()
+        verbs = {verb.value: verb for verb in Verb}
+        if len(words) != 2 or words[0].lower() not in verbs:
+            raise NotationError(
+                f"{text!r} is not a move: write place, replace or remove and a cell, e.g. place B3"
+            )
+        return cls(verbs[words[0].lower()], Cell.parse(words[1]))
+
 
 class SequenceDice(GameState[ChipMove]):
     """Sequence Dice for 2 or 3 players, or 4 as two teams.
@@ -317,12 +328,7 @@ class SequenceDice(GameState[ChipMove]):
         if len(words) == 1:
             legal = self.legal_actions()
             return ChipMove(legal[0].verb if legal else Verb.PLACE, Cell.parse(words[0]))
-        verbs = {verb.value: verb for verb in Verb}
-        if len(words) != 2 or words[0].lower() not in verbs:
-            raise NotationError(
-                f"{text!r} is not a move: write place, replace or remove and a cell, e.g. place B3"
-            )
-        return ChipMove(verbs[words[0].lower()], Cell.parse(words[1]))
+        return ChipMove.parse(text)
 
     def _apply(self, action: ChipMove | Roll) -> None:
         if isinstance(action, Roll):

@@ -54,14 +54,13 @@ def draw(canvas: Canvas, view: GameView) -> None:
 
 
 def _moves(view: GameView) -> list[ChipMove]:
-    """The choices as moves (the referee lists them in notation)."""
-    game = view.game
-    found = []
-    for text in view.choices:
-        action = game.parse_action(text)
-        assert isinstance(action, ChipMove)
-        found.append(action)
-    return found
+    """The choices as moves (the referee lists them in notation, in full)."""
+    return [_move(text) for text in view.choices]
+
+
+@lru_cache(maxsize=256)
+def _move(text: str) -> ChipMove:
+    return ChipMove.parse(text)
 
 
 def _draw_board(canvas: Canvas, chips: tuple[int | None, ...], lit: set[Cell],
@@ -81,21 +80,30 @@ def _draw_board(canvas: Canvas, chips: tuple[int | None, ...], lit: set[Cell],
 
 @lru_cache(maxsize=1024)
 def _board_row(states: tuple[tuple[int, bool, bool], ...]) -> tuple[int, ...]:
-    """One row of cells from each cell's (chip or -1, allowed, inverted): a dot marks an
-    empty cell, a plus one the roll allows; inverted, the cell is lit and its mark dark."""
+    """One row of cells from each cell's (chip or -1, allowed, inverted), put together from
+    the cells' own bitmaps: a roll's marks change several rows at once, and a row made of
+    kept cells costs a fifth of one drawn."""
+    cells = [_cell(*state) for state in states]
+    shifts = [(SIZE - 1 - col) * CELL for col in range(SIZE)]
+    return tuple(sum(cell[r] << shift for cell, shift in zip(cells, shifts, strict=True))
+                 for r in range(CELL))
+
+
+@lru_cache(maxsize=32)
+def _cell(chip: int, allowed: bool, inverted: bool) -> tuple[int, ...]:
+    """One cell: a dot marks it empty, a plus empty and allowed by the roll; inverted, the
+    cell is lit and its mark dark. Everything stays inside the cell's 8x8 pixels."""
     canvas = Canvas()
-    for col, (chip, allowed, inverted) in enumerate(states):
-        x = col * CELL
-        if inverted:
-            canvas.fill(x, 0, CELL, CELL)
-        if chip >= 0:
-            draw_chip(canvas, x + 1, 1, chip, on=not inverted)
-        elif allowed:
-            canvas.fill(x + 1, 3, 5, 1, on=not inverted)
-            canvas.fill(x + 3, 1, 1, 5, on=not inverted)
-        else:
-            canvas.dot(x + 3, 3, on=not inverted)
-    return canvas.cut(0, 0, SIZE * CELL, CELL)
+    if inverted:
+        canvas.fill(0, 0, CELL, CELL)
+    if chip >= 0:
+        draw_chip(canvas, 1, 1, chip, on=not inverted)
+    elif allowed:
+        canvas.fill(1, 3, 5, 1, on=not inverted)
+        canvas.fill(3, 1, 1, 5, on=not inverted)
+    else:
+        canvas.dot(3, 3, on=not inverted)
+    return canvas.cut(0, 0, CELL, CELL)
 
 
 def _draw_total(canvas: Canvas, game: SequenceDice, total: int, moves: list[ChipMove],

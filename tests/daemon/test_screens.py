@@ -145,7 +145,7 @@ def positions(name: str, seed: int) -> Iterator[GameState[Any]]:
 
 def test_the_screens_keep_pieces() -> None:
     assert {name for _, name in kept_pieces()} >= {
-        "banner_bitmap", "text_rows", "_board_row", "_legend", "_marker_row"}
+        "banner_bitmap", "text_rows", "_board_row", "_cell", "_legend", "_marker_row"}
 
 
 @pytest.mark.parametrize("name", games.REGISTRY)
