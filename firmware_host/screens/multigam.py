@@ -53,53 +53,57 @@ def draw(canvas: Canvas, view: GameView) -> None:
 
 
 def _draw_points(canvas: Canvas, game: MultiGam) -> None:
-    canvas.stamp(0, BODY_TOP, canvas.width, _points(game.points))
+    for index, (owner, count) in enumerate(game.points):  # left to right: a count's
+        canvas.stamp(index * COLUMN, BODY_TOP, POINT_W, _point(index, owner, count))  # end
+        # may reach into the next point's first column, as drawn one after the other
 
 
-@lru_cache(maxsize=64)
-def _points(points: tuple[tuple[int | None, int], ...]) -> tuple[int, ...]:
-    """The points' rows for who holds each and how many, drawn once and kept: a move
-    changes them, a turn of the knob or a roll does not."""
+POINT_W = COLUMN + 3  # a point's pixels: its column, and a two-digit count running over
+
+
+@lru_cache(maxsize=256)
+def _point(index: int, owner: int | None, count: int) -> tuple[int, ...]:
+    """A point's rows for who holds it and how many, drawn once and kept: a move changes
+    one or two points, a turn of the knob or a roll none."""
     canvas = Canvas()
-    for index, (owner, count) in enumerate(points):
-        x = index * COLUMN + 1
-        canvas.text(x + 8, 0, str(index + 1))
-        if owner is None:
-            canvas.hline(x + 5, LINE + 4, 9)
-            continue
+    x = 1
+    canvas.text(x + 8, 0, str(index + 1))
+    if owner is None:
+        canvas.hline(x + 5, LINE + 4, 9)
+    else:
         prime = count >= 2
         if prime:
             canvas.fill(x, LINE, COLUMN - 2, LINE + 1)
         draw_chip(canvas, x + 3, LINE + 2, owner, on=not prime)
         canvas.text(x + 3 + CHIP + 2, LINE + 1, str(count), on=not prime)
-    return canvas.cut(0, 0, canvas.width, 2 * LINE + 1)
+    return canvas.cut(0, 0, POINT_W, 2 * LINE + 1)
 
 
 def _draw_players(canvas: Canvas, game: MultiGam) -> None:
-    names = tuple(game.name(player) for player in range(game.players))
-    canvas.stamp(0, PLAYERS_TOP, canvas.width, _players(names, game.bar, game.off, game.turn))
+    width = canvas.width // 2
+    for player in range(game.players):
+        x, y = (player % 2) * width, PLAYERS_TOP + (player // 2) * LINE
+        bitmap = _player(player, game.name(player), game.bar[player], game.off[player],
+                         player == game.turn)
+        canvas.stamp(x, y, width, bitmap)
 
 
-@lru_cache(maxsize=64)
-def _players(names: tuple[str, ...], bar: tuple[int, ...], off: tuple[int, ...],
-             turn: int | None) -> tuple[int, ...]:
-    """Two by two: mark, name, checkers on the bar and off; the player to move inverted.
-    Drawn once for each of those and kept."""
+@lru_cache(maxsize=256)
+def _player(player: int, name: str, bar: int, off: int, to_move: bool) -> tuple[int, ...]:
+    """A player's mark, name and checkers on the bar and off, inverted for the player to
+    move; two to a row. Drawn once for each of those and kept: a move changes one or two."""
     canvas = Canvas()
     width = canvas.width // 2
-    for player, name in enumerate(names):
-        x = (player % 2) * width
-        y = (player // 2) * LINE
-        counts = f"b{bar[player]} o{off[player]}"
-        draw_chip(canvas, x, y + 1, player)
-        name_x = x + CHIP + 2
-        room = width - CHIP - 4 - SMALL.width(counts) - 4
-        name = fit(name, SMALL, room)
-        if player == turn:
-            canvas.fill(name_x - 1, y, SMALL.width(name) + 2, LINE)
-        canvas.text(name_x, y + 1, name, on=player != turn)
-        canvas.text_right(x + width - 6, y + 1, counts)
-    return canvas.cut(0, 0, canvas.width, (len(names) + 1) // 2 * LINE)
+    counts = f"b{bar} o{off}"
+    draw_chip(canvas, 0, 1, player)
+    name_x = CHIP + 2
+    room = width - CHIP - 4 - SMALL.width(counts) - 4
+    name = fit(name, SMALL, room)
+    if to_move:
+        canvas.fill(name_x - 1, 0, SMALL.width(name) + 2, LINE)
+    canvas.text(name_x, 1, name, on=not to_move)
+    canvas.text_right(width - 6, 1, counts)
+    return canvas.cut(0, 0, width, LINE)
 
 
 def _last(game: MultiGam) -> str:
