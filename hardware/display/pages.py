@@ -128,6 +128,8 @@ def plan_windows(
     """
     spans: list[list[int]] = []  # first page, last page, first column, last column
     for page in range(PAGES):
+        if old is not None and old[page] is new[page]:
+            continue  # the page the panel has, kept by the packer: unchanged
         runs = [(0, WIDTH - 1)] if old is None else changed_runs(old[page], new[page], window_cost)
         if not runs:
             continue
