@@ -230,6 +230,11 @@ class SequenceDice(GameState[ChipMove]):
         return self._chips.get(cell)
 
     @property
+    def taken(self) -> frozenset[Cell]:
+        """The cells holding a chip."""
+        return frozenset(self._chips)
+
+    @property
     def board(self) -> tuple[tuple[int | None, ...], ...]:
         return tuple(
             tuple(self._chips.get(Cell(row, col)) for col in range(SIZE)) for row in range(SIZE)

@@ -15,7 +15,7 @@ from typing import Any
 
 from firmware_host.sensing.base import Outcome, Recogniser, Square, attempt
 from games.core import GameState
-from games.sequence import CELLS, COLOURS, Cell, SequenceDice, Verb, on_board
+from games.sequence import COLOURS, Cell, SequenceDice, Verb, on_board
 from hardware.board.matrix import cell_name
 
 
@@ -33,8 +33,7 @@ class SequenceRecogniser(Recogniser):
         self._lifted: set[Cell] = set()  # chips lifted for a replacement, awaiting the put
 
     def expected(self, game: GameState[Any]) -> frozenset[Square]:
-        state = _sequence(game)
-        return frozenset((cell.row, cell.col) for cell in CELLS if state.chip(cell) is not None)
+        return frozenset((cell.row, cell.col) for cell in _sequence(game).taken)
 
     def fixes(self, game: GameState[Any]) -> tuple[str, ...]:
         state = _sequence(game)
