@@ -8,7 +8,10 @@
   WAL, ``synchronous=FULL``), screens and the page-diff OLED driver of
   :mod:`hardware.display.oled` on a recording bus. A :class:`~hardware.pins.clock.ManualClock`
   stands in for time, so the 20 ms button debounce and the matrix's 60 ms settling
-  cost no waiting; all the work is real and timed with ``time.perf_counter``.
+  cost no waiting; all the work is real and timed with ``time.perf_counter``. The log is
+  set up as ``table-companion run`` sets it (INFO lines, on a stream that goes to
+  ``/dev/null`` here, to journald under systemd). Between gestures the hands wait for the
+  journal's checkpoints, as the pauses of a real table let them run.
 - ``cold_start``: a fresh interpreter imports the ``table-companion`` command and runs the
   daemon (as ``run`` assembles it, on mock pins, a new journal, the OLED driver on a
   recording bus) until the first frame's bytes are on the bus; timed from just before the
@@ -19,6 +22,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import queue
 import random
@@ -38,6 +42,7 @@ from typing import Any
 
 from PIL import Image
 
+from firmware_host.commands.run import log_handler
 from firmware_host.config import Config
 from firmware_host.daemon import Daemon, assemble, open_journal
 from firmware_host.journal import Journal
@@ -528,7 +533,9 @@ def compile_packages() -> None:
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory(prefix="bench-daemon-") as name:
+    with tempfile.TemporaryDirectory(prefix="bench-daemon-") as name, \
+            open(os.devnull, "w") as log_stream:
+        logging.basicConfig(level=logging.INFO, handlers=[log_handler(log_stream)])
         folder = Path(name)
         cold = cold_start(folder)
         before = proc_status()

@@ -165,6 +165,7 @@ class Referee:
         self._long_line = False  # the highlighted line may need to scroll (found per event)
         self._line_unknown = False  # an event came: find _long_line with the next frame
         self._dirty = True  # the screen has changed since the last frame
+        self._notes: list[tuple[str, tuple[object, ...]]] = []  # log lines for the pause
         self._kept_choices: tuple[_Position, list[tuple[str, Callable[[], object]]]] | None = None
         if game is None:
             self.pages.append(self._new_game_menu())
@@ -194,13 +195,24 @@ class Referee:
         return when the next of them is due (None: nothing moves on by itself).
 
         The loop ticks once the frame after an event is shown, before it waits for the next:
-        the moment to build Dalmatian's advisor tables for a starting total just shown
-        (6-14 ms here the first time), so the first hint of the round does not wait."""
+        the moment to write the event's log lines (see :meth:`_note`), and to build
+        Dalmatian's advisor tables for a starting total just shown (6-14 ms here the first
+        time), so the first hint of the round does not wait."""
+        for message, args in self._notes:
+            log.info(message, *args)
+        self._notes.clear()
         if self.hint and isinstance(self.game, Dalmatian):
             self.game.prepare_advice()
         self._scroll_menu(now)
         dues = (self._tumble_on(now), self._next_scroll, self._check_unseen(now))
         return min((due for due in dues if due is not None), default=None)
+
+    def _note(self, message: str, *args: object) -> None:
+        """Log an INFO line once the frame is out (at :meth:`tick`): under systemd a line is
+        a write to the journal's socket, which the move's frame need not wait for. Warnings
+        and errors are logged at once."""
+        if log.isEnabledFor(logging.INFO):
+            self._notes.append((message, args))
 
     def _check_unseen(self, now: float) -> float | None:
         """Say once when a piece the game expects has not been sensed for NO_PIECE_S: the
@@ -422,7 +434,7 @@ class Referee:
         if game is None or self.pages:
             self._say(f"dice {_faces(dice)} ignored: close the menu first")
             return
-        log.info("dice %s from %s", _faces(dice), source)
+        self._note("dice %s from %s", _faces(dice), source)
         self._tumble, self.rolling = [], None  # a throw still tumbling has landed by now
         row = self._laid_out().shown()  # the dice as they lay before this throw
         if game.phase is Phase.MOVE and isinstance(game, Dalmatian):
@@ -483,7 +495,7 @@ class Referee:
         except (GameError, UsageError) as err:
             self._refuse(str(err))
             return False
-        log.info("%s: %s", game.TITLE, ", ".join(map(str, played)))
+        self._note("%s: %s", game.TITLE, ", ".join(map(str, played)))
         if isinstance(game, Dalmatian):
             for action in actions:
                 if isinstance(action, Roll):

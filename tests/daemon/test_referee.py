@@ -7,6 +7,7 @@ renderer is replaced by one that records the views, so these tests do not depend
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -676,3 +677,21 @@ def test_the_buzzer_chirps_buzzes_and_plays_the_end(tmp_path: Path) -> None:
         count = len(sounds.played)
         table.roll(1, 2)
         assert len(sounds.played) == count
+
+
+def test_a_moves_log_lines_are_written_once_its_frame_is_out(
+        table: Table, caplog: pytest.LogCaptureFixture) -> None:
+    """Under systemd a log line is a write to the journal's socket: the frame of a move
+    must not wait for it, so the referee writes the move's lines at the tick after it."""
+    start_dalmatian(table)
+    caplog.set_level(logging.INFO, logger="firmware_host.referee")
+    dice = (6, 5, 4, 3, 2)[:table.game.dice_wanted]  # the opening throw
+    faces = "-".join(map(str, dice))
+    table.roll(*dice)
+    assert f"dice {faces} from button" not in caplog.text
+    table.referee.tick(0.0)
+    assert f"dice {faces} from button" in caplog.text
+    assert f"Dalmatian: roll {faces}" in caplog.text
+    caplog.clear()
+    table.referee.tick(0.0)
+    assert caplog.text == ""  # written once
