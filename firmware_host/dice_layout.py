@@ -10,6 +10,7 @@ same dice left unheld before ROLL go through the same places with the same resul
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from games.dalmatian import Dalmatian, Reroll
@@ -52,19 +53,20 @@ class DiceLayout:
         for place, face in zip(empty, ordered, strict=True):
             self.places[place] = face
 
-    def places_of(self, faces: Sequence[int]) -> tuple[int, ...]:
-        """The leftmost places showing ``faces`` (a multiset), in place order."""
-        taken: list[int] = []
-        for face in faces:
-            taken.append(next(p for p, f in enumerate(self.places)
-                              if f == face and p not in taken))
-        return tuple(sorted(taken))
+    def _where(self) -> dict[int, list[int]]:
+        """Each face shown, and the places showing it, left to right."""
+        where: dict[int, list[int]] = {}
+        for place, face in enumerate(self.places):
+            if face is not None:
+                where.setdefault(face, []).append(place)
+        return where
 
     def choices(self, game: Dalmatian) -> list[tuple[str, tuple[int, ...]]]:
         """The moves of a turn as the list shows them, each with the places it picks up:
         ``stop`` (no places) first, then each different reroll by its leftmost places,
         fewest dice first, ``reroll 3,4,5 (5-5-6)``."""
-        rerolls = sorted((self.places_of(a.dice) for a in game.legal_actions()
+        where = self._where()  # once for the twenty-odd rerolls of a turn
+        rerolls = sorted((_leftmost(where, a.dice) for a in game.legal_actions()
                           if isinstance(a, Reroll)), key=lambda places: (len(places), places))
         shown = self.shown()
         return [("stop", ()), *((reroll_label(places, [shown[p] for p in places]), places)
@@ -73,6 +75,12 @@ class DiceLayout:
     def shown(self) -> tuple[int, ...]:
         """The row as drawn: 0 for a die still due."""
         return tuple(face or 0 for face in self.places)
+
+
+def _leftmost(where: dict[int, list[int]], faces: Sequence[int]) -> tuple[int, ...]:
+    """The leftmost places showing ``faces`` (a multiset, all of them shown), in place
+    order, given where each face shows."""
+    return tuple(sorted(place for face, n in Counter(faces).items() for place in where[face][:n]))
 
 
 def replaced(row: Sequence[int], places: Sequence[int], faces: Sequence[int]) -> tuple[int, ...]:
