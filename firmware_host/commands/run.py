@@ -34,7 +34,7 @@ from hardware.display.factory import i2c_probe, open_oled
 from hardware.display.fallback import FallbackDisplay
 from hardware.display.protocol import Display
 from hardware.errors import HardwareError
-from hardware.events import Event
+from hardware.events import Event, InputEdge
 from hardware.pins.driver_types import Emit
 from hardware.pins.factory import mock_factory, open_pin_factory
 from hardware.reopen import CHECK_S
@@ -159,27 +159,30 @@ def open_screen(config: Config, mock: bool, emit: Emit, resources: ExitStack
     """The screen and what must be polled for it: the OLED (reopened whenever it drops off
     the bus, meanwhile the terminal if there is one) or, emulated, the terminal alone."""
     if mock or config.display is None:
-        return terminal_screen(resources, MOCK_HELP), []
+        return terminal_screen(resources, MOCK_HELP, emit)
     panel = config.display
-    fallback = terminal_screen(resources, f"{panel.describe()} not answering: its screen "
-                                          "is drawn here meanwhile") \
-        if sys.stdout.isatty() else _NoScreen()
+    fallback, pollers = terminal_screen(
+        resources, f"{panel.describe()} not answering: its screen is drawn here meanwhile",
+        emit) if sys.stdout.isatty() else (_NoScreen(), [])
     screen = FallbackDisplay(partial(open_oled, panel), fallback, emit, name=panel.describe(),
                              probe=i2c_probe(panel))
     screen.tick(time.monotonic())
-    return screen, [every(CHECK_S, screen.tick)]
+    return screen, [every(CHECK_S, screen.tick), *pollers]
 
 
 MOCK_HELP = "mock pins, no keys: table-companion sim plays with keys; Ctrl-C stops"
 
 
-def terminal_screen(resources: ExitStack, caption: str) -> Display:
-    """The terminal as the screen. A terminal gets the frame in place in the largest view
-    that fits it, as the simulator draws it, with ``caption`` under it (redrawn at the next
-    frame after a resize); anything else (a log, a pipe) gets each new frame below the last."""
+def terminal_screen(resources: ExitStack, caption: str, emit: Emit
+                    ) -> tuple[Display, list[Poller]]:
+    """The terminal as the screen, and what the loop must poll for it. A terminal gets the
+    frame in place in the largest view that fits it, as the simulator draws it, with
+    ``caption`` under it, drawn anew as soon as the terminal is resized (the resize wakes
+    the loop through ``emit``); anything else (a log, a pipe) gets each new frame below the
+    last."""
     if not sys.stdout.isatty():
-        return TerminalView(sys.stdout, in_place=False)
+        return TerminalView(sys.stdout, in_place=False), []
     live = LiveScreen(sys.stdout, footer=lambda: [caption, ""])
-    live.follow_resizes(resources)
+    live.follow_resizes(resources, wake=lambda: emit(InputEdge()))
     resources.callback(live.leave)
-    return live
+    return live, [live.poll]

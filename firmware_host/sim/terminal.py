@@ -78,6 +78,7 @@ class LiveScreen:
         self.layout: View | str | None = None  # the view in use, or the too-small line
         self._resized = True
         self._pixels: bytes | None = None
+        self._wake: Callable[[], None] | None = None
 
     def show(self, image: Image.Image) -> None:
         pixels = image.tobytes()
@@ -87,16 +88,24 @@ class LiveScreen:
         self.draw()
 
     def resized(self, signum: int = 0, frame: object = None) -> None:
-        """The terminal's size changed: a signal handler, so it only takes note."""
+        """The terminal's size changed: a signal handler, so it only takes note (and wakes
+        the loop, when :meth:`follow_resizes` was given a ``wake``)."""
         self._resized = True
+        if self._wake is not None:
+            self._wake()
 
-    def follow_resizes(self, resources: ExitStack) -> None:
-        """Take SIGWINCH (:meth:`resized`) until ``resources`` close, then hand it back."""
+    def follow_resizes(self, resources: ExitStack, wake: Callable[[], None] | None = None
+                       ) -> None:
+        """Take SIGWINCH (:meth:`resized`) until ``resources`` close, then hand it back.
+        ``wake`` (safe in a signal handler) brings the loop to :meth:`poll` at once, for a
+        loop that otherwise sleeps until the next event."""
+        self._wake = wake
         previous = signal.signal(signal.SIGWINCH, self.resized)
         resources.callback(signal.signal, signal.SIGWINCH, previous)
 
     def poll(self, now: float) -> None:
-        """One of the loop's pollers: draw anew once the terminal has been resized."""
+        """One of the loop's pollers: draw anew once the terminal has been resized; called
+        again only when the loop is woken (it asks for no time)."""
         if self._resized and self.image is not None:
             self.draw()
 

@@ -27,6 +27,7 @@ from firmware_host.commands.run import (
     to_journald,
 )
 from firmware_host.journal import Journal
+from hardware.events import Event, InputEdge
 from hardware.pins.factory import NO_CHIP
 
 ROOT = Path(__file__).parents[2]
@@ -214,7 +215,7 @@ def test_run_mock_draws_the_screen_to_fit_an_80_column_terminal(
     out = Terminal()
     monkeypatch.setattr(sys, "stdout", out)
     with ExitStack() as resources:
-        screen = terminal_screen(resources, MOCK_HELP)
+        screen, _ = terminal_screen(resources, MOCK_HELP, lambda event: None)
         screen.show(render(SAMPLES["dalmatian_turn"]()))
     drawn = out.getvalue()
     text = drawn.replace("\x1b[K", "").replace("\x1b[J", "")
@@ -223,4 +224,34 @@ def test_run_mock_draws_the_screen_to_fit_an_80_column_terminal(
     assert "\u28ff" in drawn and MOCK_HELP in drawn  # braille: the view that fits 80x24
     monkeypatch.setattr(sys, "stdout", io.StringIO())  # a log: a frame under the last
     with ExitStack() as resources:
-        assert not isinstance(terminal_screen(resources, MOCK_HELP), type(screen))
+        assert not isinstance(terminal_screen(resources, MOCK_HELP, lambda event: None)[0],
+                              type(screen))
+
+
+def test_run_mock_draws_the_screen_anew_as_soon_as_the_terminal_is_resized(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop sleeps until the next event; a resize wakes it (an InputEdge, which runs the
+    pollers), and the screen's poller draws the frame anew for the new size at once."""
+    from contextlib import ExitStack
+
+    from firmware_host.screens import render
+    from firmware_host.screens.samples import SAMPLES
+
+    out = Terminal()
+    monkeypatch.setattr(sys, "stdout", out)
+    woken: list[Event] = []
+    with ExitStack() as resources:
+        screen, pollers = terminal_screen(resources, MOCK_HELP, woken.append)
+        screen.show(render(SAMPLES["dalmatian_turn"]()))
+        for poll in pollers:
+            poll(0.0)
+        drawn = out.getvalue()
+        assert woken == []
+        os.kill(os.getpid(), signal.SIGWINCH)
+        assert woken == [InputEdge()]
+        assert out.getvalue() == drawn  # the handler only takes note
+        for poll in pollers:
+            poll(0.0)
+        again = out.getvalue()[len(drawn):]
+        assert again.startswith("\x1b[H\x1b[2J") and MOCK_HELP in again
+    assert signal.getsignal(signal.SIGWINCH) is not screen.resized  # handed back
