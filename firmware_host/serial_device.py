@@ -9,6 +9,7 @@ bridge and the queue rather than in the referee, which cannot tell one source fr
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from contextlib import ExitStack
 
 from firmware_host.config import SerialConfig
@@ -38,11 +39,20 @@ def provided(settings: SerialConfig, emit: Emit) -> Emit:
 
 
 def open_serial(settings: SerialConfig, lane: DeviceLane, opener: Opener,
-                resources: ExitStack) -> SerialBridge:
+                resources: ExitStack, stir: Callable[[], None] | None = None) -> SerialBridge:
     """The bridge to ``settings.port`` putting its events in ``lane``, taking no more lines
     than the lane has room for, closed with ``resources``. Nothing is opened yet: the first
-    poll opens the port, and a device that is absent is opened as soon as its node is back."""
-    bridge = SerialBridge(settings.port, provided(settings, lane.put), opener,
+    poll opens the port, and a device that is absent is opened as soon as its node is back.
+
+    ``stir`` is called for every throw the device reports: hands are at the table, so the
+    board's patrol looks quickly again, as after a throw of the button."""
+
+    def put(event: Event) -> None:
+        if stir is not None and isinstance(event, DiceRolled):
+            stir()
+        lane.put(event)
+
+    bridge = SerialBridge(settings.port, provided(settings, put), opener,
                           baudrate=settings.baud, room=lane.room)
     resources.callback(bridge.close)
     return bridge

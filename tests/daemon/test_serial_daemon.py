@@ -34,7 +34,14 @@ from games.core import Phase
 from games.dalmatian import Dalmatian
 from games.sequence import SequenceDice
 from hardware.controls.mock_table import MockTable
-from hardware.events import CellChanged, Control, ControlPressed, DiceRolled, Event
+from hardware.events import (
+    CellChanged,
+    Control,
+    ControlPressed,
+    DiceRolled,
+    Event,
+    InputEdge,
+)
 from hardware.pins.clock import ManualClock
 from hardware.serial.framing import encode_line
 
@@ -184,12 +191,16 @@ def test_serial_dice_survive_an_unplugged_device_and_a_new_pty(
     def moves() -> int:
         return len(game().history)
 
+    def wakes() -> int:
+        return sum(isinstance(event, InputEdge) for event in table_time.taken)
+
     def serial_dice(device: PtyDevice, *dice: int) -> Iterator[Wait]:
-        before = moves()
+        before, woken = moves(), wakes()
         device.send("DICE", *dice)
         host_has_read()
         played.append("roll " + "-".join(map(str, dice)))
         yield (f"serial dice {dice} played", lambda: moves() > before, None)
+        assert wakes() > woken  # hands at the table: the inputs were woken (the patrol too)
 
     def elapse(seconds: float) -> Iterator[Wait]:
         until = clock() + seconds
