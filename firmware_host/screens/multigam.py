@@ -53,9 +53,10 @@ def draw(canvas: Canvas, view: GameView) -> None:
 
 
 def _draw_points(canvas: Canvas, game: MultiGam) -> None:
-    for index, (owner, count) in enumerate(game.points):  # left to right: a count's
-        canvas.stamp(index * COLUMN, BODY_TOP, POINT_W, _point(index, owner, count))  # end
-        # may reach into the next point's first column, as drawn one after the other
+    """Left to right, as they were drawn one after the other: a two-digit count may reach
+    into the next point's first column."""
+    for index, (owner, count) in enumerate(game.points):
+        canvas.stamp(index * COLUMN, BODY_TOP, POINT_W, _point(index, owner, count))
 
 
 POINT_W = COLUMN + 3  # a point's pixels: its column, and a two-digit count running over

@@ -360,8 +360,6 @@ def test_sigterm_stops_the_loop_after_the_current_event() -> None:
     assert [text for _, text in notifier.sent] == ["READY=1", "STOPPING=1"]
 
 
-
-
 def test_work_the_thread_has_not_started_when_meanwhile_ends_is_done_by_the_caller() -> None:
     """A busy machine may not run the drawing thread in time: the caller, done with its own
     part, then draws itself instead of waiting for the thread to get a processor."""
