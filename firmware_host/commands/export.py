@@ -1,15 +1,16 @@
 """``table-companion export``: the finished games and standings of a night, as CSV or JSON.
 
 By default the latest night in the journal the config names; ``--night DATE`` picks another,
-``--all`` takes every night. CSV has one row per player per game (for a spreadsheet); JSON
-has each night's games and its standings. A damaged game is left out with one line on
-stderr naming it and what is wrong (exit status 1); the good ones are exported.
+``--all`` takes every night. CSV has one row per player per game (for a spreadsheet), made
+as the hub makes its ``/night.csv`` (:mod:`firmware_host.night.results`), the table named as
+the config's ``[night]`` names it; JSON has each night's games and its standings. A damaged
+game is left out with one line on stderr naming it and what is wrong (exit status 1); the
+good ones are exported.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import sys
@@ -17,7 +18,7 @@ from dataclasses import asdict
 from datetime import date
 from itertools import groupby
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from firmware_host.commands import (
     Subparsers,
@@ -28,9 +29,8 @@ from firmware_host.commands import (
 )
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal, PlayedGame, standings
-
-CSV_COLUMNS = ("night", "game_id", "game", "started", "ended", "seat", "player", "score",
-               "place")
+from firmware_host.night.follow import as_game
+from firmware_host.night.results import csv_text
 
 
 def register(subparsers: Subparsers) -> None:
@@ -71,7 +71,11 @@ def run(args: argparse.Namespace) -> int:
                   f"nights: {shown}", file=sys.stderr)
         games = [game for game in games if game.night == night]
     if args.format == "csv":
-        write_csv(games, sys.stdout)
+        from firmware_host.config import load  # gpiozero: only when the CSV names the table
+
+        night = load(args.config).night
+        table = ("", "") if night is None else (night.table_id, night.table)
+        sys.stdout.write(csv_text(as_game(*table, game) for game in games))
     else:
         json.dump(as_json(games), sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -97,16 +101,6 @@ def read_games(path: Path) -> tuple[list[PlayedGame], list[str], list[str]]:
             raise UsageError(not_yours(path, "export")) from None
         raise
     return games, problems, earlier
-
-
-def write_csv(games: list[PlayedGame], out: TextIO) -> None:
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for game in games:
-        for player in game.players:
-            writer.writerow([game.night, game.id, game.game, game.started.isoformat(),
-                             game.ended.isoformat(), player.seat, player.name, player.score,
-                             player.place])
 
 
 def as_json(games: list[PlayedGame]) -> dict[str, Any]:

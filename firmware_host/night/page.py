@@ -7,17 +7,14 @@ The server renders everything; the browser's script only swaps in fragments rend
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import asdict
 from html import escape
 from typing import Any
 
+from firmware_host.night.results import csv_text
 from firmware_host.night.store import Night, Table
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
-CSV_COLUMNS = ("night", "table", "game_id", "game", "started", "ended", "seat", "player",
-               "score", "place")
 REFRESH_S = 15  # without JavaScript the page reloads itself this often
 
 
@@ -119,12 +116,5 @@ def as_json(night: Night, rejected: int) -> dict[str, Any]:
 
 
 def as_csv(night: Night) -> str:
-    """One row per player per game, as ``table-companion export`` writes them, by table."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for game in night.games:
-        for p in game.players:
-            writer.writerow([game.night, game.name, game.id, game.game, game.started,
-                             game.ended, p.seat, p.name, p.score, p.place])
-    return out.getvalue()
+    """The night's results as ``table-companion export`` writes them (``night.results``)."""
+    return csv_text(night.games)

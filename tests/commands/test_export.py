@@ -9,11 +9,19 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from journal_helpers import CET, FakeClock, new_game, play
+from journal_helpers import CET, FakeClock, new_game, play, register_highdie
 
 from firmware_host import config
 from firmware_host.cli import main
 from firmware_host.journal import Journal
+from firmware_host.night import page
+from firmware_host.night.follow import snapshot
+from firmware_host.night.store import Store
+
+
+@pytest.fixture(autouse=True)
+def _highdie(monkeypatch: pytest.MonkeyPatch) -> None:
+    register_highdie(monkeypatch)  # its title, "High Die", names it in the CSV
 
 
 @pytest.fixture
@@ -46,10 +54,26 @@ def test_csv_of_the_latest_night_by_default(
     journal_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert export(capsys, "--journal", str(journal_path)) == (
-        "night,game_id,game,started,ended,seat,player,score,place\n"
-        "2026-11-22,3,highdie,2026-11-22T20:01:00+01:00,2026-11-22T20:05:00+01:00,0,Cy,0,2\n"
-        "2026-11-22,3,highdie,2026-11-22T20:01:00+01:00,2026-11-22T20:05:00+01:00,1,Ann,5,1\n"
+        "night,table,game_id,game,started,ended,seat,player,score,place\n"
+        "2026-11-22,,3,High Die,2026-11-22T20:01:00+01:00,2026-11-22T20:05:00+01:00,P1,Cy,0,2\n"
+        "2026-11-22,,3,High Die,2026-11-22T20:01:00+01:00,2026-11-22T20:05:00+01:00,P2,Ann,5,1\n"
     )
+
+
+def test_the_csv_is_the_hubs_csv_of_the_same_games(
+    journal_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What the publisher sends the hub becomes, at the hub, the very file export writes."""
+    table = tmp_path / "config.toml"
+    table.write_text(f'journal = "{journal_path.name}"\n[night]\ntable = "Table 2"\n')
+    exported = export(capsys, "--config", str(table))
+    with Journal.open_existing(journal_path) as journal:
+        sent = snapshot(journal, "table-2", "Table 2", datetime.now(CET))
+    store = Store.open(tmp_path / "night.sqlite3")
+    for message in (sent.live, *sent.games):
+        store.apply(message)
+    assert page.as_csv(store.night()) == exported
+    assert exported.splitlines()[1].split(",")[1:4] == ["Table 2", "3", "High Die"]
 
 
 def test_json_of_a_chosen_night_with_its_standings(
@@ -76,10 +100,10 @@ def test_json_of_a_chosen_night_with_its_standings(
 
 def test_all_nights(journal_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rows = export(capsys, "--journal", str(journal_path), "--all").splitlines()
-    assert [row.split(",")[:2] for row in rows[1:]] == [
-        ["2026-11-21", "1"], ["2026-11-21", "1"],
-        ["2026-11-21", "2"], ["2026-11-21", "2"], ["2026-11-21", "2"],
-        ["2026-11-22", "3"], ["2026-11-22", "3"],
+    assert [row.split(",")[:3] for row in rows[1:]] == [
+        ["2026-11-21", "", "1"], ["2026-11-21", "", "1"],
+        ["2026-11-21", "", "2"], ["2026-11-21", "", "2"], ["2026-11-21", "", "2"],
+        ["2026-11-22", "", "3"], ["2026-11-22", "", "3"],
     ]
     data = json.loads(export(capsys, "--journal", str(journal_path), "--all", "--format", "json"))
     assert [night["night"] for night in data["nights"]] == ["2026-11-21", "2026-11-22"]
@@ -119,7 +143,7 @@ def test_an_empty_night_exports_the_header_alone(
 ) -> None:
     assert main(["export", "--journal", str(journal_path), "--night", "2026-11-30"]) == 0
     said = capsys.readouterr()
-    assert said.out == "night,game_id,game,started,ended,seat,player,score,place\n"
+    assert said.out == "night,table,game_id,game,started,ended,seat,player,score,place\n"
     assert said.err.endswith("no finished game on the night of 2026-11-30; "
                              "nights: 2026-11-21, 2026-11-22\n")
     empty = tmp_path / "j.sqlite3"
@@ -181,7 +205,7 @@ def test_damaged_games_are_one_line_each_and_the_good_ones_are_exported(
     db.close()
     assert main(["export", "--all", "--journal", str(journal_path)]) == 1
     out, err = capsys.readouterr()
-    assert [line.split(",")[1] for line in out.splitlines()[1:]] == ["3", "3"]
+    assert [line.split(",")[2] for line in out.splitlines()[1:]] == ["3", "3"]
     assert err.splitlines() == [
         f"table-companion export: reading {journal_path}",
         f"table-companion export: {journal_path}: game #1: its setup is not readable (bad "
