@@ -321,10 +321,8 @@ class _Reader:
         try:
             oled = OledConfig(**values)
         except OledConfigError as err:
-            named = re.match(r"display (\w+)", str(err))
-            key = named.group(1) if named and named.group(1) in PANEL_KEYS else "type"
-            problem = str(err).partition(" = ")[2] or str(err)
-            raise self.fail(("display", key), problem) from None
+            key = err.key if err.key in PANEL_KEYS else "type"
+            raise self.fail(("display", key), err.problem) from None
         return None if kind == EMULATOR else oled
 
     def serial(self, table: Mapping[str, Any]) -> SerialConfig:
@@ -385,8 +383,7 @@ class _Reader:
             config.setup()
         except OptionError as err:
             # the rules name the option they refuse: point at its line, not at [game]
-            named = re.match(r"option '(\w+)'", str(err))
-            keys = ("game", "variants", named.group(1)) if named else ("game",)
+            keys = ("game", "variants", err.option) if err.option else ("game",)
             raise self.fail(keys, str(err)) from None
         return config.game
 

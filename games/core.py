@@ -68,7 +68,7 @@ class Option:
         elif kind is str and type(value) is int:  # `reroll_budget = 8` in a TOML file
             value = str(value)
         if type(value) is not kind or (self.choices is not None and value not in self.choices):
-            raise OptionError(f"option {name!r} cannot be {value!r}: {self.allowed()}")
+            raise OptionError(f"option {name!r} cannot be {value!r}: {self.allowed()}", name)
         return value
 
     def allowed(self) -> str:

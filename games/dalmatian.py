@@ -114,7 +114,8 @@ class Dalmatian(GameState[Action]):
     def check_setup(cls, setup: Setup) -> None:
         rounds = setup.options["rounds"]
         if not 1 <= rounds <= MAX_ROUNDS:
-            raise OptionError(f"option 'rounds' cannot be {rounds}: 1 to {MAX_ROUNDS} allowed")
+            raise OptionError(f"option 'rounds' cannot be {rounds}: 1 to {MAX_ROUNDS} allowed",
+                              "rounds")
 
     def _start(self) -> None:
         self.opening = Opening(self.players, HAND_SIZE)

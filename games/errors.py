@@ -17,7 +17,12 @@ class UnknownGameError(GameError, LookupError):
 
 
 class OptionError(GameError, ValueError):
-    """A game option, player count or player name is not allowed."""
+    """A game option, player count or player name is not allowed; ``option`` names the
+    option refused, when one is."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 class NotationError(GameError, ValueError):

@@ -35,8 +35,8 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, NoReturn
 
-from firmware_host.errors import UsageError
 from firmware_host.journal.clock import system_clock
+from firmware_host.journal.errors import Failure, JournalError, journal_error, sqlite_errors
 from firmware_host.journal.records import (
     Damaged,
     GameRow,
@@ -80,18 +80,6 @@ __all__ = [
     "standings",
     "system_clock",
 ]
-
-
-class JournalError(UsageError):
-    """The journal cannot be used or written; the message names the file and the remedy."""
-
-
-class DamagedJournal(JournalError):
-    """SQLite itself finds the file damaged (not a value in it: a page, or its header)."""
-
-    def __init__(self, message: str, reason: str) -> None:
-        super().__init__(message)
-        self.reason = f"SQLite finds the journal damaged ({reason})"
 
 
 def night_of(moment: datetime) -> date:
@@ -224,10 +212,10 @@ class Journal:
         (:mod:`~firmware_host.journal.salvage`); what happened is in :attr:`problems`."""
         try:
             return cls._connect(path, "rwc", clock, idle_checkpoint)
-        except DamagedJournal as err:
-            if not salvage:
+        except JournalError as err:
+            if not salvage or err.failure is not Failure.DAMAGED:
                 raise
-            damage = err
+            damage = err.damage
         aside = move_aside(path, clock().strftime("%Y%m%dT%H%M%S"))
         saved, lost = read_back(aside)
         journal = cls._connect(path, "rwc", clock, idle_checkpoint)
@@ -236,20 +224,19 @@ class Journal:
         except BaseException:
             journal.close()
             raise
-        journal.problems = [Problem(None, f"{damage.reason}: the file is moved aside as "
+        journal.problems = [Problem(None, f"SQLite finds the journal damaged ({damage}): the "
+                                          f"file is moved aside as "
                                           f"{aside.name} and {len(saved)} games that check out "
                                           "are copied into a new journal"), *lost]
         return journal
 
     def _restore(self, saved: list[Saved]) -> None:
-        try:
+        with sqlite_errors(self.path):
             with self._transaction() as tx:
                 restore(tx, saved)
                 if any(game.game[5] is None for game in saved):  # from a journal before hashes
                     hash_existing_rows(tx)
             self._current = self._load_current()
-        except sqlite3.Error as err:
-            raise JournalError(_describe(self.path, err)) from None
 
     @classmethod
     def open_existing(cls, path: Path, clock: Clock = system_clock) -> Journal:
@@ -274,19 +261,15 @@ class Journal:
     def _connect(cls, path: Path, mode: str, clock: Clock, idle_checkpoint: float,
                  strict: bool = True) -> Journal:
         uri = f"{path.absolute().as_uri()}?mode={mode}"
-        try:
+        with sqlite_errors(path):
             db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5.0,
                                  check_same_thread=False)
-        except sqlite3.Error as err:
-            raise _error(path, err) from None
         db.text_factory = _decode
         checkpointer = None if mode == "ro" else Checkpointer(uri, idle_checkpoint)
         journal = cls(db, path, clock, checkpointer)
         try:
-            journal._prepare(read_only=mode == "ro", strict=strict)
-        except sqlite3.Error as err:
-            db.close()
-            raise _error(path, err) from None
+            with sqlite_errors(path):
+                journal._prepare(read_only=mode == "ro", strict=strict)
         except JournalError:
             db.close()
             raise
@@ -309,8 +292,9 @@ class Journal:
         db.execute("PRAGMA foreign_keys=ON")
         check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok" and strict:
-            raise DamagedJournal(f"{self.path}: the journal is damaged ({check}); move the "
-                                 "file aside and the companion starts a new one", check)
+            raise JournalError(f"{self.path}: the journal is damaged ({check}); move the "
+                               "file aside and the companion starts a new one",
+                               Failure.DAMAGED, check)
         if check != "ok":
             self._report(Problem(None, f"SQLite finds the file damaged ({check}); what can "
                                        "still be read and checked is used"))
@@ -401,17 +385,14 @@ class Journal:
             raise JournalError(f"game #{current.id} is unfinished: abandon it first")
         now = self._now()
         setup = json.dumps(state.setup.to_json())
-        try:
-            with self._transaction() as tx:
-                game_id = tx.execute("INSERT INTO games (setup, started_at) VALUES (?, ?)",
-                                     (setup, now)).lastrowid
-                assert game_id is not None
-                seed = game_hash(game_id, setup, now)
-                tx.execute("UPDATE games SET hash = ? WHERE id = ?", (seed, game_id))
-                last = self._insert(tx, game_id, seed, 1, state.history, now)
-                self._finish_if_over(tx, game_id, state, now, last)
-        except sqlite3.Error as err:
-            raise JournalError(_describe(self.path, err)) from None
+        with sqlite_errors(self.path), self._transaction() as tx:
+            game_id = tx.execute("INSERT INTO games (setup, started_at) VALUES (?, ?)",
+                                 (setup, now)).lastrowid
+            assert game_id is not None
+            seed = game_hash(game_id, setup, now)
+            tx.execute("UPDATE games SET hash = ? WHERE id = ?", (seed, game_id))
+            last = self._insert(tx, game_id, seed, 1, state.history, now)
+            self._finish_if_over(tx, game_id, state, now, last)
         self._current = _Current(game_id, state.setup.to_json(), seed, len(state.history),
                                  last, state.is_over, state.setup)
         self._snapshots.clear()
@@ -507,7 +488,7 @@ class Journal:
     def _failed(self, err: sqlite3.Error) -> NoReturn:
         """The transaction in hand did not commit: take it back, and say why."""
         self._take_back()
-        raise JournalError(_describe(self.path, err)) from None
+        raise journal_error(self.path, err) from None
 
     def _take_back(self) -> None:
         """Undo the transaction in hand in the file and in the state."""
@@ -536,17 +517,14 @@ class Journal:
         count = len(state.history)
         if not count:
             raise GameOverError("nothing to undo: no action has been played")
-        try:
-            with self._transaction() as tx:
-                row = tx.execute("SELECT hash FROM actions WHERE game_id = ? AND seq = ?",
-                                 (current.id, count - 1)).fetchone()
-                tx.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?",
-                           (current.id, count))
-                tx.execute("DELETE FROM results WHERE game_id = ?", (current.id,))
-                tx.execute("UPDATE games SET ended_at = NULL, outcome = NULL, seal = NULL "
-                           "WHERE id = ?", (current.id,))
-        except sqlite3.Error as err:
-            raise JournalError(_describe(self.path, err)) from None
+        with sqlite_errors(self.path), self._transaction() as tx:
+            row = tx.execute("SELECT hash FROM actions WHERE game_id = ? AND seq = ?",
+                             (current.id, count - 1)).fetchone()
+            tx.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?",
+                       (current.id, count))
+            tx.execute("DELETE FROM results WHERE game_id = ?", (current.id,))
+            tx.execute("UPDATE games SET ended_at = NULL, outcome = NULL, seal = NULL "
+                       "WHERE id = ?", (current.id,))
         undone = state.history[-1]
         self._snapshots.rewind(state, count - 1)
         current.count = count - 1
@@ -556,12 +534,9 @@ class Journal:
 
     def abandon(self) -> None:
         """Close the current game unfinished (it stays in the file, out of the standings)."""
-        try:
-            with self._transaction() as tx:
-                tx.execute("UPDATE games SET ended_at = ?, outcome = 'abandoned' "
-                           "WHERE ended_at IS NULL", (self._now(),))
-        except sqlite3.Error as err:
-            raise JournalError(_describe(self.path, err)) from None
+        with sqlite_errors(self.path), self._transaction() as tx:
+            tx.execute("UPDATE games SET ended_at = ?, outcome = 'abandoned' "
+                       "WHERE ended_at IS NULL", (self._now(),))
         self._current = None
         self._snapshots.clear()
         self._wrote(True)
@@ -669,11 +644,9 @@ class Journal:
         Each is checked against its hashes first; a damaged one is left out and reported
         in :attr:`problems`."""
         self.settle()
-        try:
+        with sqlite_errors(self.path):
             rows = self._db.execute(f"SELECT {GAME_COLUMNS}, seal FROM games "
                                     "WHERE outcome = 'finished' ORDER BY id").fetchall()
-        except sqlite3.Error as err:
-            raise JournalError(_describe(self.path, err)) from None
         played = []
         for *columns, seal in rows:
             try:
@@ -697,27 +670,21 @@ class Journal:
     def data_version(self) -> int:
         """A number that changes whenever another connection commits to the file: a reader
         polls it to learn cheaply that something happened, then calls :meth:`reload`."""
-        try:
+        with sqlite_errors(self.path):
             return int(self._db.execute("PRAGMA data_version").fetchone()[0])
-        except sqlite3.Error as err:
-            raise JournalError(_describe(self.path, err)) from None
 
     def reload(self) -> None:
         """Read the current game's place in the file again: a reader's copy in memory is
         the one it opened with, and the referee has played on since."""
-        try:
+        with sqlite_errors(self.path):
             self._current = self._load_current()
-        except sqlite3.Error as err:
-            raise JournalError(_describe(self.path, err)) from None
 
     def nights(self) -> list[date]:
         """The nights with at least one finished game, earliest first."""
         self.settle()
-        try:
+        with sqlite_errors(self.path):
             rows = self._db.execute("SELECT started_at FROM games "
                                     "WHERE outcome = 'finished'").fetchall()
-        except sqlite3.Error as err:
-            raise JournalError(_describe(self.path, err)) from None
         found = set()
         for (started,) in rows:
             try:
@@ -729,11 +696,9 @@ class Journal:
     def set_aside(self) -> list[tuple[int, str]]:
         """Games set aside as damaged: (number, reason)."""
         self.settle()
-        try:
+        with sqlite_errors(self.path):
             return self._db.execute("SELECT id, damage FROM games WHERE damage IS NOT NULL "
                                     "ORDER BY id").fetchall()
-        except sqlite3.Error as err:
-            raise JournalError(_describe(self.path, err)) from None
 
     def backup(self, target: Path) -> None:
         """Write a consistent copy of the journal to ``target`` with SQLite's backup API
@@ -742,7 +707,7 @@ class Journal:
         self.settle()
         partial = target.with_name(f".{target.name}.partial")
         try:
-            with closing(sqlite3.connect(partial)) as copy:
+            with sqlite_errors(target), closing(sqlite3.connect(partial)) as copy:
                 self._db.backup(copy, pages=256)
                 copy.execute("PRAGMA journal_mode=DELETE")  # one file, nothing beside it
                 check = copy.execute("PRAGMA quick_check").fetchone()[0]
@@ -752,8 +717,6 @@ class Journal:
             with open(partial, "rb") as written:
                 os.fsync(written.fileno())
             os.replace(partial, target)
-        except sqlite3.Error as err:
-            raise JournalError(_describe(target, err)) from None
         finally:
             partial.unlink(missing_ok=True)
 
@@ -771,30 +734,3 @@ def _decode(raw: bytes) -> str:
     """Text as stored; a damaged byte becomes U+FFFD, so its row fails its hash check
     instead of failing the whole query."""
     return raw.decode("utf-8", "replace")
-
-
-def _error(path: Path, err: sqlite3.Error) -> JournalError:
-    """The error for a failed open: DamagedJournal when SQLite finds the file damaged."""
-    text = _describe(path, err)
-    if "is damaged" in text:
-        return DamagedJournal(text, str(err))
-    return JournalError(text)
-
-
-def _describe(path: Path, err: sqlite3.Error) -> str:
-    """One line for a failed SQLite call: what happened to which file and what to do."""
-    text = str(err)
-    if "unable to open" in text and path.is_dir():
-        return (f"{path} is a folder; the journal is a file: give one in it, such as "
-                f"{path / 'journal.sqlite3'}")
-    if "unable to open" in text:
-        return (f"{path}: cannot open the journal ({text}); check that {path.parent} exists "
-                "and that this user may write there")
-    if "not a database" in text or "malformed" in text or "corrupt" in text:
-        return (f"{path}: the journal is damaged ({text}); move the file aside and the "
-                "companion starts a new one")
-    if "readonly" in text or "read-only" in text:
-        return f"{path}: the journal is read-only here ({text}); run as the user that owns it"
-    if "locked" in text or "busy" in text:
-        return f"{path}: the journal is in use by another program ({text}); try again"
-    return f"{path}: journal error: {text}"

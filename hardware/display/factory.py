@@ -35,7 +35,13 @@ SPI_SPEEDS_HZ = (500_000, 1_000_000, 2_000_000, 4_000_000, 8_000_000, 16_000_000
 
 
 class OledConfigError(ValueError):
-    """An OLED setting out of range; the message names the setting and what it accepts."""
+    """An OLED setting out of range; the message names the setting and what it accepts.
+    ``key`` is the setting (``rotate``), ``problem`` the message without its name."""
+
+    def __init__(self, key: str, problem: str) -> None:
+        super().__init__(f"display {key} = {problem}")
+        self.key = key
+        self.problem = problem
 
 
 @dataclass(frozen=True)
@@ -67,7 +73,7 @@ class OledConfig:
             if not ok:
                 value = getattr(self, name)
                 shown = hex(value) if name == "i2c_address" else repr(value)
-                raise OledConfigError(f"display {name} = {shown} is not supported; use {allowed}")
+                raise OledConfigError(name, f"{shown} is not supported; use {allowed}")
 
     def describe(self) -> str:
         """Where the panel is, for messages: ``SSD1306 on I2C bus 1 at 0x3C``."""

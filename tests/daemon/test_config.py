@@ -144,6 +144,13 @@ def test_variants_are_checked_by_the_games_own_options() -> None:
     )
     inline = '[game]\nname = "centennial"\nvariants = { mode = "slow" }\n'
     assert error_of(inline).startswith(f"{FILE}, line 3: game.variants.mode: option 'mode'")
+    # a refusal of the whole setup names the option it refuses, and so its line
+    dalmatian = '[game]\nname = "dalmatian"\n[game.variants]\nround_winner_only = true\n'
+    dalmatian += "rounds = 99\n"
+    assert error_of(dalmatian) == (
+        f"{FILE}, line 5: game.variants.rounds: option 'rounds' cannot be 99: "
+        "1 to 24 allowed"
+    )
 
 
 def test_player_names_must_be_distinct_and_present() -> None:

@@ -26,6 +26,7 @@ from firmware_host.journal import (
     system_clock,
 )
 from firmware_host.journal.clock import LocalClock
+from firmware_host.journal.errors import Failure
 from games.core import Result
 from games.errors import GameOverError, IllegalAction
 
@@ -247,6 +248,7 @@ def test_a_damaged_file_gives_one_clear_line(tmp_path: Path) -> None:
         Journal.open(path)
     assert str(err.value) == (f"{path}: the journal is damaged (file is not a database); "
                               "move the file aside and the companion starts a new one")
+    assert (err.value.failure, err.value.damage) == (Failure.DAMAGED, "file is not a database")
 
 
 def test_a_truncated_journal_is_reported_as_damaged(tmp_path: Path) -> None:
@@ -264,8 +266,15 @@ def test_a_truncated_journal_is_reported_as_damaged(tmp_path: Path) -> None:
 
 def test_a_missing_folder_names_the_folder(tmp_path: Path) -> None:
     path = tmp_path / "nowhere" / "j.sqlite3"
-    with pytest.raises(JournalError, match=rf"check that {tmp_path / 'nowhere'} exists"):
+    with pytest.raises(JournalError, match=rf"check that {tmp_path / 'nowhere'} exists") as err:
         Journal.open(path)
+    assert err.value.failure is Failure.CANNOT_OPEN
+
+
+def test_a_folder_given_for_the_journal_is_named_as_one(tmp_path: Path) -> None:
+    with pytest.raises(JournalError, match="is a folder; the journal is a file") as err:
+        Journal.open(tmp_path)
+    assert err.value.failure is Failure.FOLDER
 
 
 def test_export_never_creates_a_journal(tmp_path: Path) -> None:

@@ -325,8 +325,10 @@ def test_first_to_bring_all_four_markers_to_the_centre_wins() -> None:
 
 
 def test_option_validation() -> None:
-    with pytest.raises(OptionError, match=r"'six_enters' cannot be 'maybe': allowed false \| true"):
+    with pytest.raises(OptionError, match=r"'six_enters' cannot be 'maybe': allowed false \| true"
+                       ) as refused:
         CenterPoint.new(2, six_enters="maybe")
+    assert refused.value.option == "six_enters"
     with pytest.raises(OptionError, match="Center Point is for 2 to 4 players, not 5"):
         CenterPoint.new(5)
     with pytest.raises(TopologyError, match="no shipped board 'castle'"):

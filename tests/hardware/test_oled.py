@@ -312,6 +312,8 @@ def test_bad_settings_name_the_setting_and_the_choices(
     with pytest.raises(OledConfigError) as raised:
         OledConfig(**settings_)  # type: ignore[arg-type]
     assert str(raised.value) == message
+    assert raised.value.key == next(iter(settings_))
+    assert f"display {raised.value.key} = {raised.value.problem}" == message
 
 
 def test_a_missing_i2c_bus_says_how_to_enable_it() -> None:
