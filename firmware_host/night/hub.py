@@ -1,13 +1,16 @@
 """The hub's ear on the broker: every message checked, stored, and passed on to the page.
 
 A message that breaks the contract (malformed, oversized, on a topic no table owns) is
-counted and logged, and the hub goes on; the count is in ``/night.json``. Logging stops
-repeating after :data:`LOGGED` refusals, then says so every :data:`LOG_EVERY`.
+counted and logged, and the hub goes on; the count is in ``/night.json``. So is anything
+else a message makes go wrong on its way in: it runs in paho's network thread, and an
+exception there would end the thread and leave the hub deaf. At most :data:`LOG_LINES`
+refusals a minute are logged; the next line says how many more were only counted.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import paho.mqtt.client as paho
@@ -19,8 +22,7 @@ from firmware_host.night.store import Store
 from firmware_host.night.topics import BadMessage
 
 log = logging.getLogger("table_companion.hub")
-LOGGED = 20
-LOG_EVERY = 1000
+LOG_LINES = 10
 
 
 class Listener:
@@ -31,6 +33,8 @@ class Listener:
         self.link = link
         self.broadcast = broadcast
         self.rejected = 0
+        self._minute = -1.0
+        self._logged = self._unlogged = 0
         link.connected = self._subscribe
         link.client.on_message = self._on_message
 
@@ -51,21 +55,30 @@ class Listener:
     def _on_message(self, client: paho.Client, userdata: Any,
                     message: paho.MQTTMessage) -> None:
         try:
-            parsed = topics.parse(message.topic, bytes(message.payload))
+            self.take(topics.parse(message.topic, bytes(message.payload)))
         except BadMessage as err:
             self.reject(message.topic, str(err))
-            return
-        change = self.store.apply(parsed)
-        if not (change.card or change.results):
-            return
-        self._cards({change.card})
+        except Exception as err:  # a bug, but one message must not silence the night
+            self.reject(message.topic, f"it broke the hub: {type(err).__name__}: {err}")
+
+    def take(self, message: topics.Message) -> None:
+        """Store a checked message and send the page what it changed."""
+        change = self.store.apply(message)
+        if change.card:
+            self._cards({change.card})
         if change.results:
             self.broadcast.send("results", sse("results", page.results(self.store.night())))
 
     def reject(self, topic: str, reason: str) -> None:
         self.rejected += 1
-        if self.rejected <= LOGGED or self.rejected % LOG_EVERY == 0:
-            more = " (further refusals are only counted)" if self.rejected == LOGGED else ""
-            log.warning("refused message #%d on %.80r: %s%s", self.rejected, topic, reason,
-                        more)
+        now = time.monotonic()
+        if now - self._minute >= 60:
+            self._minute, self._logged = now, 0
+        if self._logged >= LOG_LINES:
+            self._unlogged += 1
+            return
+        self._logged += 1
+        more = f" ({self._unlogged} more refused before it, only counted)" if self._unlogged else ""
+        self._unlogged = 0
+        log.warning("refused message #%d on %.80r: %.200s%s", self.rejected, topic, reason, more)
 

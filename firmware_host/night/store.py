@@ -21,7 +21,7 @@ from pathlib import Path
 
 from firmware_host.journal import PlayedGame, PlayerResult, Standing, standings
 from firmware_host.night import topics
-from firmware_host.night.topics import Cleared, Game, Live, Message, Status, moment
+from firmware_host.night.topics import BadMessage, Cleared, Game, Live, Message, Status, moment
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, online INTEGER NOT NULL, "
@@ -76,11 +76,11 @@ class Store:
             db.execute(statement)
         store = cls(db)
         for table_id, online, live in db.execute("SELECT id, online, live FROM tables"):
-            parsed = topics.parse(topics.live_topic(table_id), live) if live else None
+            parsed = _kept(topics.live_topic(table_id), live) if live else None
             store.tables[table_id] = Table(table_id, bool(online),
                                            parsed if isinstance(parsed, Live) else None)
         for table_id, game_id, payload in db.execute("SELECT * FROM games"):
-            game = topics.parse(topics.game_topic(table_id, game_id), payload)
+            game = _kept(topics.game_topic(table_id, game_id), payload)
             if isinstance(game, Game):
                 store.games[(table_id, game_id)] = game
         return store
@@ -177,6 +177,15 @@ def played(game: Game) -> PlayedGame:
     return PlayedGame(game.id, game.game, {}, datetime.fromisoformat(game.started),
                       datetime.fromisoformat(game.ended),
                       tuple(PlayerResult(p.seat, p.name, p.score, p.place) for p in game.players))
+
+
+def _kept(topic: str, payload: bytes) -> Message | None:
+    """A message kept by an earlier hub, checked again: one a stricter hub refuses is
+    forgotten (its table sends it again) rather than stopping the hub from starting."""
+    try:
+        return topics.parse(topic, payload)
+    except BadMessage:
+        return None
 
 
 def _name(table: Table) -> str:

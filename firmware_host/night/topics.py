@@ -30,6 +30,12 @@ MAX_PAYLOAD = 16_384  # a 4-player game's result is under 1 kB; anything near th
 MAX_NAME = 64
 MAX_ITEMS = 16  # players, dice or scores in a message
 MAX_GAMES = 1000  # finished game ids a table lists in one night
+MAX_GAME_ID = 10**9 - 1
+MAX_LAST = 128  # the last action in a game's notation
+SCORE_LIMIT = 10**6
+MAX_DEPTH = 3  # a game: its object, the list of players, a player
+MAX_DIGITS = 10  # the largest number in a message is a game id below 10**9
+PHASES = ("idle", "roll", "move", "over")  # no game, or a game's Phase
 ONLINE, OFFLINE = "online", "offline"
 DEFAULT_PORT = {"mqtt": 1883, "mqtts": 8883}
 HUB_PORT = 8080  # where ``table-companion hub`` serves the night's page by default
@@ -169,7 +175,12 @@ def game_payload(game: Game) -> bytes:
 
 
 def parse(topic: str, payload: bytes) -> Message:
-    """The checked message on ``topic``; BadMessage names what breaks the contract."""
+    """The checked message on ``topic``; BadMessage names what breaks the contract.
+
+    Nothing else is raised, whatever ``payload`` holds: its size, nesting and numbers are
+    bounded before the JSON parser sees it, and every field is checked for its type, length,
+    characters and range before it reaches a typed message.
+    """
     if len(payload) > MAX_PAYLOAD:
         raise BadMessage(f"{len(payload)} bytes, more than {MAX_PAYLOAD}")
     parts = topic.split("/")
@@ -177,10 +188,9 @@ def parse(topic: str, payload: bytes) -> Message:
         raise BadMessage("not a table's topic")
     table, kind = parts[1], parts[2:]
     if kind == ["status"]:
-        text = payload.decode("utf-8", "replace")
-        if text not in (ONLINE, OFFLINE):
+        if payload not in (ONLINE.encode(), OFFLINE.encode()):
             raise BadMessage(f"status must be {ONLINE} or {OFFLINE}")
-        return Status(table, text == ONLINE)
+        return Status(table, payload == ONLINE.encode())
     if len(kind) == 2 and kind[0] == "game" and re.fullmatch(r"[1-9]\d{0,8}", kind[1]):
         if not payload:
             return Cleared(table, int(kind[1]))
@@ -193,32 +203,76 @@ def parse(topic: str, payload: bytes) -> Message:
     raise BadMessage("unknown topic")
 
 
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+# Characters no name needs that can hide or disguise text: controls, lone surrogates (they
+# cannot be written back as UTF-8), line breaks of Unicode, and the bidirectional embeddings,
+# overrides and isolates that turn the text after them around
+_HIDING = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e"
+                     "\u2066-\u2069]")
+
+
 def _object(payload: bytes) -> dict[str, Any]:
     try:
-        data = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        text = payload.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadMessage("not UTF-8 JSON") from None
+    if _depth(text) > MAX_DEPTH:
+        raise BadMessage(f"nested more than {MAX_DEPTH} deep")
+    try:
+        data = json.loads(text, parse_int=_whole, parse_float=_no_fraction,
+                          parse_constant=_no_fraction)
+    except json.JSONDecodeError:
         raise BadMessage("not UTF-8 JSON") from None
     if not isinstance(data, dict) or data.get("v") != VERSION:
         raise BadMessage(f"not a version {VERSION} object")
     return data
 
 
+def _depth(text: str) -> int:
+    """How deep the brackets of ``text`` nest, outside its strings (the standard library's
+    parser recurses once a level and fails past about a thousand)."""
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    depth = deepest = 0
+    for bracket in brackets:
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _whole(digits: str) -> int:
+    """A JSON integer of at most :data:`MAX_DIGITS` digits (``int()`` of thousands of
+    digits is slow, and past 4,300 it raises)."""
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise BadMessage(f"a number of more than {MAX_DIGITS} digits")
+    return int(digits)
+
+
+def _no_fraction(text: str) -> Any:
+    raise BadMessage(f"numbers must be whole, not {text[:20]}")
+
+
 def _get(data: dict[str, Any], key: str, kind: type, most: int = MAX_ITEMS) -> Any:
     value = data.get(key)
     if type(value) is not kind:
         raise BadMessage(f"{key} must be a {kind.__name__}")
-    if isinstance(value, str) and len(value) > MAX_NAME * 4:
-        raise BadMessage(f"{key} is too long")
     if isinstance(value, list) and len(value) > most:
-        raise BadMessage(f"{key} has too many items")
+        raise BadMessage(f"{key} has more than {most} items")
     return value
 
 
-def _name(data: dict[str, Any], key: str) -> str:
-    value: str = _get(data, key, str)
-    if len(value) > MAX_NAME or any(ord(c) < 32 for c in value):
-        raise BadMessage(f"{key} must be a name of at most {MAX_NAME} printable characters")
+def _text(value: Any, key: str, most: int = MAX_NAME, empty: bool = True) -> str:
+    """``value`` if it is a text a person could have typed, of at most ``most`` characters."""
+    if type(value) is not str:
+        raise BadMessage(f"{key} must be a str")
+    if len(value) > most or (not empty and not value) or _HIDING.search(value):
+        raise BadMessage(f"{key} must be a name of {'' if empty else '1 to '}{most} "
+                         "printable characters at most")
     return value
+
+
+def _name(data: dict[str, Any], key: str, most: int = MAX_NAME) -> str:
+    return _text(data.get(key), key, most)
 
 
 def _ints(data: dict[str, Any], key: str, low: int, high: int,
@@ -229,22 +283,26 @@ def _ints(data: dict[str, Any], key: str, low: int, high: int,
     return tuple(values)
 
 
+def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
+    value = data.get(key)
+    if type(value) is not int or not low <= value <= high:
+        raise BadMessage(f"{key} must be a number from {low} to {high}")
+    return value
+
+
 def _live(table: str, data: dict[str, Any]) -> Live:
-    players = _get(data, "players", list)
-    if not all(isinstance(p, str) and 0 < len(p) <= MAX_NAME for p in players):
-        raise BadMessage("players must be names")
-    return Live(table, _name(data, "name"), _name(data, "game"), tuple(players),
-                _name(data, "turn"), _name(data, "phase"), _ints(data, "dice", 1, 6),
-                _ints(data, "scores", -10**6, 10**6), _get(data, "last", str),
-                _count(data, "moves"), _ints(data, "finished", 1, 10**9, MAX_GAMES),
+    players = tuple(_text(p, "players", empty=False) for p in _get(data, "players", list))
+    turn = _name(data, "turn")
+    if turn and turn not in players:
+        raise BadMessage("turn must be one of the players, or empty")
+    phase = _name(data, "phase")
+    if phase not in PHASES:
+        raise BadMessage(f"phase must be one of {', '.join(PHASES)}")
+    return Live(table, _text(data.get("name"), "name", empty=False), _name(data, "game"),
+                players, turn, phase, _ints(data, "dice", 1, 6),
+                _ints(data, "scores", -SCORE_LIMIT, SCORE_LIMIT), _name(data, "last", MAX_LAST),
+                _int(data, "moves", 0, 10**6), _ints(data, "finished", 1, MAX_GAME_ID, MAX_GAMES),
                 _time(data, "at"))
-
-
-def _count(data: dict[str, Any], key: str) -> int:
-    value = _get(data, key, int)
-    if not 0 <= value <= 10**6:
-        raise BadMessage(f"{key} must be a count")
-    return int(value)
 
 
 def _game(table: str, data: dict[str, Any]) -> Game:
@@ -252,9 +310,10 @@ def _game(table: str, data: dict[str, Any]) -> Game:
     for item in _get(data, "players", list):
         if not isinstance(item, dict):
             raise BadMessage("players must be objects")
-        seat, score, place = (_count(item, "seat"), _get(item, "score", int),
-                              _count(item, "place"))
-        players.append(Player(seat, _name(item, "name"), score, place))
+        players.append(Player(_int(item, "seat", 0, MAX_ITEMS),
+                              _text(item.get("name"), "name", empty=False),
+                              _int(item, "score", -SCORE_LIMIT, SCORE_LIMIT),
+                              _int(item, "place", 1, MAX_ITEMS)))
     if not players:
         raise BadMessage("a finished game has players")
     night = _name(data, "night")
@@ -262,18 +321,22 @@ def _game(table: str, data: dict[str, Any]) -> Game:
         date.fromisoformat(night)
     except ValueError:
         raise BadMessage("night must be a date") from None
-    return Game(table, _name(data, "name"), _get(data, "id", int), _name(data, "game"),
-                _time(data, "started"), _time(data, "ended"), night, tuple(players))
+    started, ended = _time(data, "started"), _time(data, "ended")
+    if moment(ended) < moment(started):
+        raise BadMessage("a game ends after it starts")
+    return Game(table, _text(data.get("name"), "name", empty=False),
+                _int(data, "id", 1, MAX_GAME_ID), _text(data.get("game"), "game", empty=False),
+                started, ended, night, tuple(players))
 
 
 def _time(data: dict[str, Any], key: str) -> str:
     """An ISO 8601 time with its UTC offset, kept as text (the hub compares them)."""
-    text = _name(data, key)
+    text = _name(data, key, 40)
     try:
-        moment = datetime.fromisoformat(text)
+        when = datetime.fromisoformat(text)
     except ValueError:
-        moment = None
-    if moment is None or moment.tzinfo is None:
+        when = None
+    if when is None or when.tzinfo is None:
         raise BadMessage(f"{key} must be a time with its UTC offset")
     return text
 

@@ -106,3 +106,43 @@ def test_the_page_is_read_only_escaped_and_sent_with_a_strict_policy(
     assert refused.value.code == 405
     table1.loop_stop()
     table1.disconnect()
+
+
+# Payloads that deafened the hub for good (paho's thread ended on what the parser or the
+# store raised), each on a topic of its own so that all of them stay retained at once
+POISON = {
+    topics.live_topic("table-2"): b'{"v":1,"players":' + b"[" * 8000 + b"]" * 8000 + b"}",
+    topics.game_topic("table-2", 1): b"[" * 16_000,
+    topics.game_topic("table-2", 2): b'{"v":1,"id":' + b"9" * 5000 + b"}",
+    topics.game_topic("table-2", 3): b'{"v":1,"players":[{"score":1e999}]}',
+    topics.live_topic("table-3"): topics.live_payload(LIVE).replace(b"Mallory", b"\\ud800"),
+}
+
+
+def test_no_message_deafens_the_hub_live_retained_or_after_a_restart(
+        broker: Broker, hub: Hub) -> None:
+    table1, table2, table3 = (mqtt_client(broker, f"table-{n}") for n in (1, 2, 3))
+    for topic, payload in POISON.items():
+        send(table2 if "table-2" in topic else table3, topic, payload)
+
+    def heard(moves: int) -> bool:
+        """Table 1's live state with ``moves`` moves reaches the page: the hub still hears."""
+        send(table1, topics.live_topic("table-1"), topics.live_payload(
+            replace(LIVE, table="table-1", name="Table 1", moves=moves)))
+        until(lambda: (hub.table("table-1") or {}).get("live", {}).get("moves") == moves, 5,
+              f"table 1's state with {moves} moves at the hub")
+        return True
+
+    assert heard(1)
+    assert hub.night()["rejected"] == len(POISON)
+    assert hub.table("table-2") is None and hub.table("table-3") is None
+    assert hub.tool is not None
+    for restart in range(2):  # every retained poison comes again to each new hub
+        hub.tool.stop()
+        hub.start()
+        assert heard(2 + restart)
+        assert hub.night()["rejected"] == len(POISON)
+        assert "Traceback" not in hub.tool.output()
+    for client in (table1, table2, table3):
+        client.loop_stop()
+        client.disconnect()

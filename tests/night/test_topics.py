@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_host.night import topics
 from firmware_host.night.topics import BadMessage, Cleared, Game, Live, Player, Status
@@ -50,8 +55,66 @@ def test_what_a_publisher_sends_parses_back() -> None:
     ("tc/table-2/live", b"x" * (topics.MAX_PAYLOAD + 1), "more than"),
     ("tc/table-2/game/7", topics.game_payload(GAME).replace(b"Ann", b"A\\u0000n"),
      "printable"),
+    # what the standard library's parser or the store would have raised on
+    ("tc/table-2/live", b'{"v":1,"players":' + b"[" * 8000 + b"]" * 8000 + b"}", "nested"),
+    ("tc/table-2/live", b"[" * 16_000, "nested"),
+    ("tc/table-2/game/7", b'{"v":1,"id":' + b"9" * 5000 + b"}", "more than 10 digits"),
+    ("tc/table-2/live", topics.live_payload(LIVE).replace(b'"moves":17', b'"moves":1e999'),
+     "whole"),
+    ("tc/table-2/live", topics.live_payload(LIVE).replace(b'"moves":17', b'"moves":NaN'),
+     "whole"),
+    ("tc/table-2/live", topics.live_payload(LIVE).replace(b"Ann", b"\\ud800"), "printable"),
+    ("tc/table-2/live", topics.live_payload(LIVE).replace(b"Ann", b"\xe2\x80\xaeAnn"),
+     "printable"),  # a right-to-left override
+    ("tc/table-2/live", topics.live_payload(LIVE).replace(b'"roll",', b'"<b>",'), "phase"),
+    ("tc/table-2/live", topics.live_payload(LIVE).replace(b'"turn":"Ben"', b'"turn":"Zed"'),
+     "turn must be one of the players"),
+    ("tc/table-2/game/7", topics.game_payload(GAME).replace(b'"score":48', b'"score":10000001'),
+     "score must be a number"),
+    ("tc/table-2/game/7", topics.game_payload(GAME).replace(b"Ann", b"A" * 10_000),
+     "printable"),
+    ("tc/table-2/game/7", topics.game_payload(GAME).replace(b"20:30:00", b"19:30:00"),
+     "ends after it starts"),
 ])
 def test_messages_that_break_the_contract_are_refused(topic: str, payload: bytes,
                                                       problem: str) -> None:
     with pytest.raises(BadMessage, match=problem):
         topics.parse(topic, payload)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+                    lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+TOPICS = st.sampled_from(["tc/table-2/live", "tc/table-2/game/7", "tc/table-2/status",
+                          "tc/table-2/game/1"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(TOPICS, st.binary(max_size=64) | JSON.map(lambda v: json.dumps(v).encode()))
+def test_nothing_but_a_bad_message_is_raised_by_any_payload(topic: str, payload: bytes) -> None:
+    with contextlib.suppress(BadMessage):
+        topics.parse(topic, payload)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(json.loads(topics.live_payload(LIVE)))), JSON)
+def test_any_value_in_any_field_of_a_live_state_is_checked(key: str, value: object) -> None:
+    data = json.loads(topics.live_payload(LIVE))
+    data[key] = value
+    try:
+        live = topics.parse("tc/table-2/live", json.dumps(data).encode())
+    except BadMessage:
+        return
+    assert topics.parse("tc/table-2/live", topics.live_payload(live)) == live  # storable
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["name", "score", "seat", "place"]), JSON)
+def test_any_value_in_a_players_field_of_a_game_is_checked(key: str, value: object) -> None:
+    data = json.loads(topics.game_payload(GAME))
+    data["players"][0][key] = value
+    try:
+        game = topics.parse("tc/table-2/game/7", json.dumps(data).encode())
+    except BadMessage:
+        return
+    assert topics.parse("tc/table-2/game/7", topics.game_payload(game)) == game
