@@ -55,7 +55,9 @@ def _pins_text(pins: Sequence[int]) -> str:
 
 def _node_and_group(text: str) -> tuple[str, str]:
     """The device node a library message is about, and the group that grants access to it."""
-    node = re.search(r"/dev/(i2c|spidev|gpiochip|gpiomem|mem)[-\w.]*", text)
+    # the node's name ends with a word character: "/dev/mem." in RPi.GPIO's message ends a
+    # sentence, "/dev/spidev0.0" does not
+    node = re.search(r"/dev/(i2c|spidev|gpiochip|gpiomem|mem)(?:[-\w.]*\w)?", text)
     if node:
         kind = node.group(1)
         return node.group(0), "i2c" if kind == "i2c" else "spi" if kind == "spidev" else "gpio"

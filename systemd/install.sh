@@ -221,8 +221,15 @@ else
         --require-hashes -r "$lock"
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
         --no-build-isolation "$build"
-    "$VENV/bin/python" -m pip check --disable-pip-version-check >/dev/null \
-        || fail "the venv's packages do not fit together: $VENV/bin/python -m pip check"
+    # pip check judges the system's packages too (the venv sees them: a desktop's python3-gi
+    # may lack its optional pycairo); only what the lock and the project need counts here.
+    unfit=$("$VENV/bin/python" -m pip check --disable-pip-version-check | awk '
+        function name(word) { word = tolower(word); gsub(/[-_.]+/, "-", word); return word }
+        BEGIN { ours["table-companion"] = 1 }
+        NR == FNR { if (/^[A-Za-z0-9]/) { sub(/[=;].*/, "", $1); ours[name($1)] = 1 }; next }
+        name($1) in ours' "$lock" -) || true
+    [ -z "$unfit" ] || fail "the venv's packages do not fit together:
+$unfit"
     echo "$wanted" >"$STAMP"
     did "Installed table-companion and the versions of requirements/pi.lock into $VENV"
 fi
@@ -280,6 +287,7 @@ elif [ "$spi_pins_used" != - ]; then
 fi
 modules="i2c-dev"
 if [ "$(cat "$MODULES" 2>/dev/null)" != "$modules" ]; then
+    mkdir -p "$(dirname "$MODULES")"  # a minimal system may have no modules-load.d yet
     printf '%s\n' "$modules" >"$MODULES"
     did "Wrote $MODULES: the I2C device nodes appear at boot"
 fi
@@ -319,8 +327,9 @@ if ! systemd_runs; then
         did "Enabled $SERVICE.service: it starts when this system boots with systemd"
     fi
     say "systemd is not running here (a container or a chroot?), so the service was not"
-    say "started. Start the companion by hand as its user:"
-    say "    sudo -u $SERVICE env STATE_DIRECTORY=$STATE_DIR LG_WD=/tmp table-companion run"
+    say "started. Start the companion by hand as its user (lgpio keeps its pipes in LG_WD,"
+    say "the service's own folder, which no other user shares):"
+    say "    sudo -u $SERVICE env STATE_DIRECTORY=$STATE_DIR LG_WD=$STATE_DIR table-companion run"
 elif [ "$changed" -eq 1 ] || ! systemctl is-enabled --quiet "$SERVICE.service" \
         || ! systemctl is-active --quiet "$SERVICE.service"; then
     systemctl daemon-reload

@@ -61,30 +61,34 @@ def test_advise_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["hold"] == [1, 3, 4, 6, 6] and data["expected"] == 4.0 and data["stop"] is True
 
 
-@pytest.mark.parametrize(("argv", "message"), [
+# The project's own messages in full; argparse's (whose wording changes between Python
+# versions: 3.13 dropped the quotes around the choices) by what they must name.
+@pytest.mark.parametrize(("argv", "said"), [
     (["score", "sequence", "--total", "6", "--dice", "1", "2", "3", "4", "5"],
-     "argument GAME: invalid choice: 'sequence' (choose from 'dalmatian')"),
+     ["argument GAME", "'sequence'", "dalmatian"]),
     (["score", "dalmatian", "--total", "13", "--dice", "1", "2", "3", "4", "5"],
-     "argument --total: the starting total is 2 to 12, not '13'"),
+     ["argument --total: the starting total is 2 to 12, not '13'"]),
     (["advise", "dalmatian", "--total", "1", "--dice", "1", "2", "3", "4", "5"],
-     "the starting total is 2 to 12, not '1'"),
+     ["the starting total is 2 to 12, not '1'"]),
     (["score", "dalmatian", "--total", "6", "--dice", "1", "2", "3", "4", "7"],
-     "argument --dice: a die is 1 to 6, not '7'"),
+     ["argument --dice: a die is 1 to 6, not '7'"]),
     (["score", "dalmatian", "--total", "6", "--dice", "1", "2", "3", "4"],
-     "argument --dice: expected 5 arguments"),
+     ["argument --dice", "5"]),
     (["advise", "dalmatian", "--total", "6", "--dice", "1", "2", "3", "4", "5", "--rerolls", "3"],
-     "argument --rerolls: rerolls left is 0 to 2, not '3'"),
+     ["argument --rerolls: rerolls left is 0 to 2, not '3'"]),
     (["advise", "dalmatian", "--total", "6", "--dice", "1", "2", "3", "4", "5", "--budget", "9"],
-     "argument --budget: a reroll budget left is 0 to 8, not '9'"),
+     ["argument --budget: a reroll budget left is 0 to 8, not '9'"]),
     (["advise", "dalmatian", "--total", "6", "--dice", "1", "2", "3", "4", "5", "--rerolls", "1",
-      "--budget", "2"], "not allowed with argument --rerolls"),
+      "--budget", "2"], ["argument --budget", "--rerolls"]),
 ])
 def test_bad_arguments_print_usage_and_exit_2(
-    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: list[str]
 ) -> None:
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == ""
-    assert err.startswith("usage: table-companion") and message in err
+    assert err.startswith("usage: table-companion")
+    last = err.splitlines()[-1]
+    assert all(part in last for part in said), last
     assert "Traceback" not in err
 
 

@@ -44,6 +44,7 @@ for dir in usr etc opt var/lib tmp proc dev run root boot/firmware src stub/stat
 done
 for link in bin sbin lib lib64; do [ -e "/$link" ] && ln -s "usr/$link" "$root/$link"; done
 cp -a /etc/. "$root/etc/"
+rm -rf "$root/etc/modules-load.d"  # a minimal system without systemd has none
 mount --bind /usr "$root/usr" && mount -o remount,bind,ro "$root/usr"
 mount --bind "$root/local" "$root/usr/local"
 mount --bind "$repo" "$root/src" && mount -o remount,bind,ro "$root/src"
@@ -101,7 +102,9 @@ def test_install_upgrade_spi_and_uninstall_in_a_throwaway_root(tmp_path: Path) -
     assert "GPIO library: lgpio from the package index" in first
     assert "Enabled table-companion.service: it starts when this system boots" in first
     assert "systemd is not running here" in first
-    assert "sudo -u table-companion env STATE_DIRECTORY=/var/lib/table-companion" in first
+    assert ("sudo -u table-companion env STATE_DIRECTORY=/var/lib/table-companion "
+            "LG_WD=/var/lib/table-companion table-companion run") in first
+    assert "Wrote /etc/modules-load.d/table-companion.conf" in first
     assert "systemctl enable --quiet table-companion.service" in calls["1-chroot"]
     assert not any(call.startswith("systemctl restart") for call in calls["1-chroot"])
 

@@ -42,6 +42,8 @@ LgpioError.__module__ = "lgpio"
      f"dice button on GPIO17: no permission to use /dev/gpiochip0; {GPIO_FIX}"),
     (LgpioError("can not open gpiochip"), HardwarePermissionError,
      f"dice button on GPIO17: no permission to use /dev/gpiochip0; {GPIO_FIX}"),
+    (RuntimeError("No access to /dev/mem.  Try running as root!"), HardwarePermissionError,
+     f"dice button on GPIO17: no permission to use /dev/mem; {GPIO_FIX}"),
     (PinInvalidPin("GPIO99 is not a valid pin name"), BadPinError,
      "dice button on GPIO17: GPIO99 is not a valid pin name; choose another pin in the pin map"),
     (BadPinFactory("Unable to load any default pin factory!"), NoPinFactoryError,
