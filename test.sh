@@ -3,5 +3,9 @@
 . "$(dirname "$0")/scripts/venv.sh"
 ensure_venv dev
 echo "== ruff" && .venv/bin/ruff check .
-echo "== mypy" && .venv/bin/mypy
+if [ -x .venv/bin/mypy ] || [ -n "${TABLE_COMPANION_CI:-}" ]; then
+    echo "== mypy" && .venv/bin/mypy
+else  # pyproject leaves it out where its librt has no wheel
+    echo "== mypy: not installed on $(wheel_machine) (the index has no wheel of its librt here)"
+fi
 echo "== pytest" && .venv/bin/python -m pytest "$@"

@@ -16,8 +16,9 @@ from contextlib import contextmanager
 GPIO_GROUP_FIX = "add the user to group gpio: sudo usermod -aG gpio $USER (then log in again)"
 NO_FACTORY_FIX = (
     "on a Raspberry Pi install python3-lgpio (sudo apt install python3-lgpio) and make the "
-    "venv with --system-site-packages, or pip install lgpio; anywhere else use the mock pins "
-    "(--mock)"
+    "venv with --system-site-packages, or pip install lgpio (adafruit-lgpio from Python "
+    "3.13; on plain Debian's 32-bit ARM: sudo apt install python3-rpi.gpio); anywhere else "
+    "use the mock pins (--mock)"
 )
 
 

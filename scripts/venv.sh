@@ -2,10 +2,13 @@
 # Sourced by run.sh and test.sh: defines ensure_venv, which makes ./.venv (once) and installs
 # the project into it (again only when pyproject.toml changed). It reads no positional
 # arguments, so whatever the caller was given stays the caller's.
-# On a Raspberry Pi the venv sees the system's site-packages so that python3-lgpio serves.
+# On a Raspberry Pi, and on 32-bit ARM, the venv sees the system's site-packages, so that the
+# distribution's packages serve where the package index has no wheel (scripts/distribution.sh
+# says which; systemd/install.sh takes the same).
 set -eu
 cd "$(dirname "$0")"
 PYTHON=${PYTHON:-python3}
+. scripts/distribution.sh
 
 on_raspberry_pi() {
     grep -qs "Raspberry Pi" /proc/device-tree/model
@@ -22,20 +25,29 @@ ensure_venv() {
         echo "table-companion needs Python 3.11 or newer; $PYTHON is $("$PYTHON" -V 2>&1)" >&2
         exit 1
     fi
+    # What this machine takes from the distribution: 32-bit ARM's Pillow and cbor2, and on a
+    # Pi the GPIO library where the index has none for it (nothing: the [pi] extra's wheel).
+    local gpio="" from_apt missing=() package
+    if on_raspberry_pi; then gpio=$(gpio_package "$PYTHON"); fi
+    from_apt="$(imaging_packages) $gpio"
+    for package in $from_apt; do installed "$package" || missing+=("$package"); done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "The package index has no wheel of these for $("$PYTHON" -V 2>&1) on" \
+            "$(wheel_machine), so pip would have to compile them; take the distribution's:" >&2
+        echo "    sudo apt install ${missing[*]}" >&2
+        exit 1
+    fi
     if [ ! -x .venv/bin/python ]; then
         if ! "$PYTHON" -c 'import ensurepip, venv' >/dev/null 2>&1; then
             echo "Python's venv module is missing: sudo apt install python3-venv" >&2
             exit 1
         fi
         local site=""
-        if on_raspberry_pi; then site="--system-site-packages"; fi  # python3-lgpio, -pil
+        if on_raspberry_pi || [ -n "${from_apt// /}" ]; then site="--system-site-packages"; fi
         echo "Creating .venv ..." >&2
         "$PYTHON" -m venv $site .venv
     fi
-    # A Pi whose system has no lgpio (plain Debian) gets it from the package index.
-    if on_raspberry_pi && ! .venv/bin/python -c 'import lgpio' >/dev/null 2>&1; then
-        extras=${extras:+$extras,}pi
-    fi
+    if on_raspberry_pi && [ -z "$gpio" ]; then extras=${extras:+$extras,}pi; fi
     local stamp=.venv/.installed${extras:+-$extras}
     if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
         echo "Installing table-companion${extras:+[$extras]} into .venv ..." >&2

@@ -9,8 +9,9 @@
 #
 # What it does, each step only when it is not done already (a second run changes nothing):
 #   - apt: python3-venv; python3-lgpio where the archive has it (Raspberry Pi OS), else lgpio
-#     comes from the lock; python3-spidev when the pin map drives an SPI screen; on 32-bit ARM
-#     python3-pil and python3-cbor2, which pip would have to compile there
+#     from the lock where the index has a wheel for this Python and machine, else (32-bit ARM
+#     with Python 3.13) python3-rpi.gpio; python3-spidev when the pin map drives an SPI
+#     screen; on 32-bit ARM python3-pil and python3-cbor2, which pip would compile there
 #   - the system user table-companion, in the groups gpio, i2c, spi and dialout, and on plain
 #     Debian udev rules that give those groups the GPIO, I2C and SPI devices
 #   - /opt/table-companion/venv (seeing the system's packages) with the exact versions of
@@ -33,10 +34,14 @@ LINK=/usr/local/bin/table-companion
 UDEV_RULES=/etc/udev/rules.d/60-table-companion.rules
 MODULES=/etc/modules-load.d/table-companion.conf
 GROUPS_NEEDED=(gpio i2c spi dialout)
+RASPI_CUSTOM=/etc/default/raspi-firmware-custom  # plain Debian's additions to config.txt
+RASPI_HOOK=/etc/kernel/postinst.d/z50-raspi-firmware  # writes config.txt from them
 BLOCK_BEGIN="# >>> table-companion (systemd/install.sh)"
 BLOCK_END="# <<< table-companion"
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LOCK=$SOURCE/requirements/pi.lock
+# shellcheck source=scripts/distribution.sh
+. "$SOURCE/scripts/distribution.sh"  # installed, gpio_package, imaging_packages, wheel_machine
 
 say() { printf '%s\n' "$*"; }
 fail() { say "install.sh: $*" >&2; exit 1; }
@@ -65,8 +70,6 @@ fi
 
 systemd_runs() { [ -d /run/systemd/system ]; }
 
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-
 apt_updated=0
 apt_install() {
     local missing=() package
@@ -78,29 +81,48 @@ apt_install() {
     did "Installed ${missing[*]} from the distribution"
 }
 
-# Whether the distribution's archive offers a package (only Raspberry Pi's has python3-lgpio).
-apt_offers() {
-    if [ "$apt_updated" -eq 0 ] && ! installed "$1"; then apt-get update -qq; apt_updated=1; fi
-    apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p' | grep -qv none
-}
-
-# The boot config a Raspberry Pi reads; empty where there is none (not a Pi image).
+# The boot config a Raspberry Pi reads, as this system keeps it; empty where there is none
+# (not a Pi image). Raspberry Pi OS: config.txt itself. Plain Debian: its raspi-firmware
+# package writes config.txt anew at every kernel update, from its settings and the lines of
+# raspi-firmware-custom, which is where ours go.
 boot_config() {
     local path
+    if [ -x "$RASPI_HOOK" ]; then echo "$RASPI_CUSTOM"; return; fi
     for path in /boot/firmware/config.txt /boot/config.txt; do
-        if [ -f "$path" ] && ! grep -qs "^DO NOT EDIT" "$path"; then echo "$path"; return; fi
+        if [ -f "$path" ]; then echo "$path"; return; fi
     done
 }
 
-# The file with our block (between BLOCK_BEGIN and BLOCK_END) replaced by stdin, on stdout.
+# The file (if any) with our block (between BLOCK_BEGIN and BLOCK_END) replaced by stdin.
 with_block() {
-    awk -v begin="$BLOCK_BEGIN" -v end="$BLOCK_END" '
-        $0 == begin { skip = 1; next }
-        $0 == end { skip = 0; next }
-        !skip { print }' "$1"
+    if [ -f "$1" ]; then
+        awk -v begin="$BLOCK_BEGIN" -v end="$BLOCK_END" '
+            $0 == begin { skip = 1; next }
+            $0 == end { skip = 0; next }
+            !skip { print }' "$1"
+    fi
     local block
     block=$(cat)
     if [ -n "$block" ]; then printf '%s\n%s\n%s\n' "$BLOCK_BEGIN" "$block" "$BLOCK_END"; fi
+}
+
+# Writes BOOT (our block replaced by stdin); on plain Debian, config.txt anew from it, as
+# raspi-firmware does after a kernel update. Says whether config.txt has the change now.
+write_boot_config() {
+    local boot=$1 config=/boot/firmware/config.txt
+    with_block "$boot" >"$boot.new" && mv "$boot.new" "$boot"
+    if [ "$boot" != "$RASPI_CUSTOM" ]; then return 0; fi
+    [ -s "$boot" ] || rm -f "$boot"
+    DEB_MAINT_PARAMS=configure "$RASPI_HOOK" 2>&1 | sed 's/^/    /' || true
+    local want=no have=no
+    if grep -qsxF "$BLOCK_BEGIN" "$boot"; then want=yes; fi
+    if grep -qsxF "$BLOCK_BEGIN" "$config"; then have=yes; fi
+    if [ -f "$config" ] && [ "$want" = "$have" ]; then
+        say "raspi-firmware wrote $config from it"
+    else
+        say "raspi-firmware could not write $config now (no kernel in /boot?): it takes"
+        say "$boot in when it does, at the next kernel update or: sudo dpkg-reconfigure raspi-firmware"
+    fi
 }
 
 uninstall() {
@@ -120,9 +142,9 @@ uninstall() {
     if [ -f "$MODULES" ]; then rm -f "$MODULES"; did "Removed $MODULES"; fi
     local boot
     boot=$(boot_config)
-    if [ -n "$boot" ] && grep -qxF "$BLOCK_BEGIN" "$boot"; then
-        with_block "$boot" </dev/null >"$boot.new" && mv "$boot.new" "$boot"
+    if [ -n "$boot" ] && grep -qsxF "$BLOCK_BEGIN" "$boot"; then
         did "Removed the table-companion lines from $boot (I2C stays as it was before)"
+        write_boot_config "$boot" </dev/null
     fi
     if [ "$purge" -eq 1 ]; then
         for dir in "$CONFIG_DIR" "$STATE_DIR"; do
@@ -146,22 +168,28 @@ fi
 
 # --- packages from the distribution --------------------------------------------------------
 apt_install python3-venv
-# Left out of the lock because the distribution's package serves instead.
-from_distribution=()
-if installed python3-lgpio || apt_offers python3-lgpio; then
-    apt_install python3-lgpio
-    from_distribution+=(lgpio)
-    gpio_source="python3-lgpio from the distribution"
-else
-    gpio_source="lgpio from the package index (the archive has no python3-lgpio)"
+# What pip would have to compile here comes from the distribution, as for ./run.sh
+# (scripts/distribution.sh), and is left out of the lock.
+if ! installed python3-lgpio && [ "$apt_updated" -eq 0 ]; then  # is it in the archive?
+    apt-get update -qq; apt_updated=1
 fi
-# The userland's architecture: a 32-bit system may run on a 64-bit kernel (uname says aarch64).
-case $(dpkg --print-architecture) in
-    armhf|armel)  # the package index has no 32-bit ARM wheels of these: pip would compile
-        apt_install python3-pil python3-cbor2
-        from_distribution+=(pillow cbor2)
-        ;;
+gpio=$(gpio_package python3)
+read -r -a imaging <<<"$(imaging_packages)"
+from_distribution=()
+case $gpio in
+    python3-lgpio) gpio_source="lgpio (python3-lgpio from the distribution)" ;;
+    python3-rpi.gpio) gpio_source="RPi.GPIO (python3-rpi.gpio from the distribution: the package \
+index has no lgpio for $(python3 -V) on $(wheel_machine))" ;;
+    *) gpio_source="lgpio from the package index (the archive has no python3-lgpio)" ;;
 esac
+if [ -n "$gpio" ]; then
+    apt_install "$gpio"
+    from_distribution+=(lgpio adafruit-lgpio)
+fi
+if [ ${#imaging[@]} -gt 0 ]; then  # the package index has no 32-bit ARM wheels of these
+    apt_install "${imaging[@]}"
+    from_distribution+=(pillow cbor2)
+fi
 
 # --- the service user and its device groups ------------------------------------------------
 for group in "${GROUPS_NEEDED[@]}"; do
@@ -294,7 +322,7 @@ fi
 if [ -z "$boot" ]; then
     say "No Raspberry Pi boot config (/boot/firmware/config.txt) here: turn on I2C at 400 kHz"
     say "(and SPI $spi_on) the way your board does"
-elif ! printf '%s\n' "$block" | with_block "$boot" | cmp -s - "$boot"; then
+elif ! printf '%s\n' "$block" | with_block "$boot" | cmp -s - "$boot" 2>/dev/null; then
     say "The boot config $boot needs: I2C on at 400 kHz (the OLED takes it; the Pi's"
     say "default 100 kHz spends 4 times as long on each screen update), SPI $spi_on."
     answer=n
@@ -304,9 +332,8 @@ elif ! printf '%s\n' "$block" | with_block "$boot" | cmp -s - "$boot"; then
         read -r -p "Change $boot? [y/N] " answer
     fi
     if [ "$answer" = y ] || [ "$answer" = Y ]; then
-        printf '%s\n' "$block" | with_block "$boot" >"$boot.new"
-        mv "$boot.new" "$boot"
         did "Changed $boot: reboot for it to take effect (sudo reboot)"
+        printf '%s\n' "$block" | write_boot_config "$boot"
     else
         say "Left $boot as it was; run install.sh --yes to change it"
     fi

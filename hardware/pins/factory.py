@@ -13,6 +13,7 @@ import glob
 import importlib
 import logging
 import os
+import sys
 from typing import Any
 
 from hardware.errors import (
@@ -30,6 +31,12 @@ FACTORIES = {
     "rpigpio": "gpiozero.pins.rpigpio:RPiGPIOFactory",
     "native": "gpiozero.pins.native:NativeFactory",
 }
+# The module each library is, to say in the log which one serves and from where (the
+# distribution's or the venv's).
+MODULES = {"lgpio": "lgpio", "rpigpio": "RPi.GPIO"}
+# How to install RPi.GPIO when the config names it: Debian's package (pip would compile it).
+RPIGPIO_FIX = ("sudo apt install python3-rpi.gpio, in a venv that sees the system's packages "
+               "(./run.sh's and systemd/install.sh's do)")
 AUTO = "auto"
 PIN_LIBRARIES = (AUTO, *FACTORIES)
 """What the config's ``pin_library`` may say; ``auto`` tries the others in this order."""
@@ -77,6 +84,7 @@ def open_pin_factory(library: str = AUTO) -> Any:
             continue
         if failures:
             log.warning("GPIO: using %s, not %s", name, _reasons(failures))
+        log.info("GPIO: using %s%s", name, _origin(name))
         return factory
     raise _cause(chips, failures)
 
@@ -84,6 +92,13 @@ def open_pin_factory(library: str = AUTO) -> Any:
 def _load(name: str) -> Any:
     module_name, class_name = FACTORIES[name].split(":")
     return getattr(importlib.import_module(module_name), class_name)()
+
+
+def _origin(name: str) -> str:
+    """Where the library ``name`` was loaded from, as `` (FILE)``; empty for gpiozero's own."""
+    module = sys.modules.get(MODULES.get(name, ""))
+    where = getattr(module, "__file__", None)
+    return f" ({where})" if where else ""
 
 
 def _forced(name: str) -> Any:
@@ -113,8 +128,8 @@ def _cause(chips: list[str], failures: dict[str, Exception]) -> Exception:
     libraries = {name: exc for name, exc in failures.items() if name != "native"}
     if libraries and all(isinstance(exc, ImportError) for exc in libraries.values()):
         missing = ", ".join(libraries)
-        return NoPinFactoryError(f"GPIO: the pin library is not installed ({missing}): "
-                                 f"{NO_FACTORY_FIX}")
+        fix = RPIGPIO_FIX if list(libraries) == ["rpigpio"] else NO_FACTORY_FIX
+        return NoPinFactoryError(f"GPIO: the pin library is not installed ({missing}): {fix}")
     for exc in failures.values():
         error = translate(exc, "GPIO")
         if error is not None and not isinstance(error, HardwarePermissionError):

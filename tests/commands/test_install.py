@@ -34,6 +34,19 @@ esac
 
 BOOT_CONFIG = "# Raspberry Pi OS's config.txt\n#dtparam=i2c_arm=on\n#dtparam=spi=on\n[all]\n"
 
+# Debian's raspi-firmware hook as it treats config.txt (/etc/kernel/postinst.d/z50-raspi-firmware
+# in the package): written anew, with /etc/default/raspi-firmware-custom's lines at the end.
+RASPI_FIRMWARE = """#!/bin/sh
+[ "$DEB_MAINT_PARAMS" = configure ] || exit 0
+{
+    printf '# Do not modify this file!\\n\\nenable_uart=1\\nkernel=vmlinuz-6.12\\n'
+    if [ -f /etc/default/raspi-firmware-custom ]; then
+        printf '\\n# Inserted by /etc/default/raspi-firmware-custom\\n'
+        cat /etc/default/raspi-firmware-custom
+    fi
+} >/boot/firmware/config.txt
+"""
+
 # Each step's output goes to /out/<step>, "exit N" ending it; the stand-ins' calls to
 # /out/<step>.calls.
 SCRIPT = r"""
@@ -73,9 +86,13 @@ printf '%s\n' 'base = "pi40"' 'title = "an SPI screen on the matrix pins"' '[dis
     'bus = "spi"' 'dc = 24' 'reset = 25' >"$root/etc/table-companion/mine.toml"
 step 5-bad-config bash /src/systemd/install.sh --yes
 step 6-uninstall bash /src/systemd/install.sh --uninstall
+cp "$root/boot/firmware/config.txt" "$root/out/config-uninstalled.txt"
 step 7-purge bash /src/systemd/install.sh --uninstall --purge
 rmdir "$root/run/systemd/system"  # a chroot again: the unit is enabled offline, once more
-step 8-reinstall bash /src/systemd/install.sh
+mkdir -p "$root/etc/kernel/postinst.d"  # and plain Debian's raspi-firmware keeps config.txt
+cp "$root/stub/raspi-firmware" "$root/etc/kernel/postinst.d/z50-raspi-firmware"
+step 8-reinstall bash /src/systemd/install.sh --yes
+cp "$root/boot/firmware/config.txt" "$root/out/config-debian.txt"
 step 9-uninstall-offline bash /src/systemd/install.sh --uninstall
 """
 
@@ -88,6 +105,8 @@ def test_install_upgrade_spi_and_uninstall_in_a_throwaway_root(tmp_path: Path) -
         stub = root / "stub" / name
         stub.write_text(STUB.format(name=name))
         stub.chmod(0o755)
+    (root / "stub" / "raspi-firmware").write_text(RASPI_FIRMWARE)
+    (root / "stub" / "raspi-firmware").chmod(0o755)
     (root / "boot" / "firmware").mkdir(parents=True)
     (root / "boot" / "firmware" / "config.txt").write_text(BOOT_CONFIG)
     subprocess.run(["unshare", "--mount", "--propagation", "private", "bash", "-c", SCRIPT,
@@ -136,11 +155,21 @@ def test_install_upgrade_spi_and_uninstall_in_a_throwaway_root(tmp_path: Path) -
     assert not (root / "opt" / "table-companion").exists()
     assert not (root / "local" / "bin" / "table-companion").exists()
     assert "systemctl disable --now --quiet table-companion.service" in calls["6-uninstall"]
-    assert (root / "boot" / "firmware" / "config.txt").read_text() == BOOT_CONFIG
+    assert out["config-uninstalled.txt"] == BOOT_CONFIG
     assert "Removed /etc/table-companion" in out["7-purge"]
     assert "Removed the user table-companion" in out["7-purge"]
     assert "Removed /var/lib/table-companion" in out["7-purge"]
     again = out["8-reinstall"]
     assert "Wrote /etc/table-companion/config.toml" in again  # the purge had removed it
     assert "Enabled table-companion.service" in again
+    assert ("Changed /etc/default/raspi-firmware-custom: reboot for it to take effect (sudo "
+            "reboot)\nraspi-firmware wrote /boot/firmware/config.txt from it\n") in again
+    debian = out["config-debian.txt"]
+    assert debian.startswith("# Do not modify this file!")
+    assert "# Inserted by /etc/default/raspi-firmware-custom\n# >>> table-companion" in debian
+    assert "dtparam=i2c_arm_baudrate=400000" in debian
     assert "systemctl disable --quiet table-companion.service" in calls["9-uninstall-offline"]
+    assert "Removed the table-companion lines from /etc/default/raspi-firmware-custom" in out[
+        "9-uninstall-offline"]
+    assert not (root / "etc" / "default" / "raspi-firmware-custom").exists()
+    assert "table-companion" not in (root / "boot" / "firmware" / "config.txt").read_text()

@@ -54,7 +54,7 @@ def test_otherwise_run_sh_starts_the_daemon(tmp_path: Path) -> None:
     """In a copy whose .venv is up to date and whose command says what it was asked."""
     checkout = tmp_path / "checkout"
     (checkout / "scripts").mkdir(parents=True)
-    for name in ("run.sh", "scripts/venv.sh", "pyproject.toml"):
+    for name in ("run.sh", "scripts/venv.sh", "scripts/distribution.sh", "pyproject.toml"):
         shutil.copy(REPO / name, checkout / name)
     executable(checkout / ".venv" / "bin" / "python", "#!/bin/sh\nexit 1\n")  # no lgpio
     executable(checkout / ".venv" / "bin" / "table-companion", '#!/bin/sh\necho "ran $*"\n')

@@ -49,8 +49,9 @@ LgpioError.__module__ = "lgpio"
     (BadPinFactory("Unable to load any default pin factory!"), NoPinFactoryError,
      "dice button on GPIO17: no pin library could be loaded; on a Raspberry Pi install "
      "python3-lgpio (sudo apt install python3-lgpio) and make the venv with "
-     "--system-site-packages, or pip install lgpio; anywhere else use the mock pins "
-     "(--mock)"),
+     "--system-site-packages, or pip install lgpio (adafruit-lgpio from Python 3.13; on "
+     "plain Debian's 32-bit ARM: sudo apt install python3-rpi.gpio); anywhere else use the "
+     "mock pins (--mock)"),
 ])
 def test_gpio_errors_name_the_pin_and_the_fix(raised: Exception, kind: type[HardwareError],
                                               message: str) -> None:

@@ -134,6 +134,62 @@ def test_a_fallback_is_logged_with_its_reason(
     assert "lgpio" in caplog.records[0].getMessage().split(": ", 2)[2]
 
 
+# Enough of RPi.GPIO (Debian's python3-rpi.gpio) for gpiozero's RPiGPIOFactory to start.
+FAKE_RPI_GPIO = """
+BCM, IN, OUT, I2C, SPI, HARD_PWM, SERIAL, UNKNOWN = 11, 1, 0, 42, 41, 43, 40, -1
+PUD_OFF, PUD_DOWN, PUD_UP, RISING, FALLING, BOTH = 20, 21, 22, 31, 32, 33
+modes = []
+
+def setmode(mode):
+    modes.append(mode)
+
+def setwarnings(flag):
+    pass
+
+def cleanup():
+    pass
+"""
+
+
+def test_rpigpio_alone_serves_when_the_config_names_it_and_the_log_says_so(
+        no_gpio: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A system whose only GPIO library is the distribution's RPi.GPIO (plain Debian's 32-bit
+    ARM with Python 3.13): pin_library = "rpigpio" opens it; the log names it and its file."""
+    package = tmp_path / "site" / "RPi"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "GPIO.py").write_text(FAKE_RPI_GPIO)
+    chip = tmp_path / "gpiochip0"
+    chip.touch()
+    monkeypatch.setattr(factory, "gpio_chips", lambda: [str(chip)])
+    for name in ("RPi", "RPi.GPIO", "gpiozero.pins.rpigpio"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    with caplog.at_level(logging.INFO, logger="table_companion.gpio"):
+        opened = open_pin_factory("rpigpio")
+    try:
+        assert type(opened).__name__ == "RPiGPIOFactory"
+        assert sys.modules["RPi.GPIO"].modes == [11]  # type: ignore[attr-defined]
+    finally:
+        opened.close()
+        monkeypatch.delitem(sys.modules, "gpiozero.pins.rpigpio")
+    assert [r.getMessage() for r in caplog.records] == [
+        f"GPIO: using rpigpio ({package / 'GPIO.py'})"]
+
+
+def test_rpigpio_missing_names_debians_package(
+        no_gpio: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    chip = tmp_path / "gpiochip0"
+    chip.touch()
+    monkeypatch.setattr(factory, "gpio_chips", lambda: [str(chip)])
+    with pytest.raises(NoPinFactoryError) as caught:
+        open_pin_factory("rpigpio")
+    assert str(caught.value) == (
+        "GPIO: the pin library is not installed (rpigpio): sudo apt install python3-rpi.gpio, "
+        "in a venv that sees the system's packages (./run.sh's and systemd/install.sh's do)")
+
+
 def test_an_unknown_forced_factory_says_how_to_undo_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-library")
     with pytest.raises(NoPinFactoryError) as caught:

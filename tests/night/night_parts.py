@@ -20,7 +20,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from firmware_host.night.broker import free_port
 
@@ -39,13 +39,14 @@ OFFLINE_WITHIN_S = 1.5 * KEEPALIVE_S + 3
 T = TypeVar("T")
 
 
-def missing(what: str) -> None:
-    """Skip on a laptop without ``what``; in CI (.ci/run installs it) that is a failure."""
+def missing(what: str, why: str = "") -> NoReturn:
+    """Skip on a laptop without ``what`` (``why``: the reason, else how to install it); in CI
+    (.ci/run installs it) that is a failure."""
     import pytest
 
     if os.environ.get("TABLE_COMPANION_CI"):
         pytest.fail(f"{what} is not installed, and .ci/run should have installed it")
-    pytest.skip(f"{what} is not installed (sudo apt install {what})")
+    pytest.skip(f"{what} is not installed ({why or f'sudo apt install {what}'})")
 
 
 def until(check: Callable[[], T], seconds: float, what: str, every: float = 0.05) -> T:
