@@ -10,7 +10,7 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from night_parts import HUB_USER, ROOT, Broker, Hub, Table, mqtt_client, send, until
@@ -160,7 +160,7 @@ def test_a_forged_date_hides_no_table(broker: Broker, hub: Hub, tables: list[Tab
     assert tonight == night_of(datetime.now().astimezone()).isoformat()
 
     forger = mqtt_client(broker, "table-3")
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     far = "9999-12-31T21:00:00+00:00"
     game = topics.Game("table-3", "Table 3", 1, "Dalmatian", far, far, "9999-12-31",
                        (topics.Player(0, "Mallory", 99, 1),))
