@@ -27,17 +27,18 @@ def test_a_table_writes_only_its_own_topics_and_the_hub_only_reads(
     table1 = mqtt_client(broker, "table-1")
     send(table1, topics.live_topic("table-2"), topics.live_payload(LIVE))  # not its own
     send(table1, topics.status_topic("table-2"), b"online")
-    hub_user = mqtt_client(broker, HUB_USER)
+    hub_user = mqtt_client(broker, HUB_USER)  # the hub's login, so the hub is put off a while
     send(hub_user, topics.status_topic("table-3"), b"online")  # the hub may not write
+    hub_user.loop_stop()
+    hub_user.disconnect()
     send(table1, topics.live_topic("table-1"),  # its own: taken
          topics.live_payload(replace(LIVE, table="table-1", name="Table 1")))
     until(lambda: hub.table("table-1"), 5, "table 1's own live state at the hub")
     assert hub.table("table-2") is None and hub.table("table-3") is None
-    assert "Denied PUBLISH from test-table-1" in broker.log
-    assert "Denied PUBLISH from test-night_hub" in broker.log
-    for client in (table1, hub_user):
-        client.loop_stop()
-        client.disconnect()
+    assert "Denied PUBLISH from table-1" in broker.log  # a login's client id is its user
+    assert "Denied PUBLISH from night_hub" in broker.log
+    table1.loop_stop()
+    table1.disconnect()
 
 
 def test_a_wrong_password_is_refused_and_the_table_says_so(
