@@ -109,6 +109,8 @@ def output_file(path: Path, option: str) -> Path:
     """``path`` once its folder exists and takes new files (the file itself is not made)."""
     if path.is_dir():
         raise UsageError(f"{option}: {path} is a folder; name a file in it")
+    if path.exists() and not path.is_file():  # a device (/dev/full), a pipe: never replaced
+        raise UsageError(f"{option}: {path} is not a regular file; name a file")
     folder = path.parent
     if not folder.is_dir():
         raise UsageError(f"{option}: the folder {folder} does not exist; create it or name "

@@ -610,7 +610,13 @@ class Journal:
         moved into place: ``target`` is never a partial copy."""
         partial = target.with_name(f".{target.name}.partial")
         try:
-            with sqlite_errors(target), closing(sqlite3.connect(partial)) as copy:
+            partial.touch()
+        except OSError as err:  # the place of the copy is the trouble, not the journal
+            raise JournalError(f"{target}: cannot write the copy there "
+                               f"({err.strerror or err}); name a file in a folder you may "
+                               "write in") from None
+        try:
+            with closing(sqlite3.connect(partial)) as copy:
                 self._db.backup(copy, pages=256)
                 copy.execute("PRAGMA journal_mode=DELETE")  # one file, nothing beside it
                 check = copy.execute("PRAGMA quick_check").fetchone()[0]
@@ -620,6 +626,9 @@ class Journal:
             with open(partial, "rb") as written:
                 os.fsync(written.fileno())
             os.replace(partial, target)
+        except (sqlite3.Error, OSError) as err:
+            raise JournalError(f"copying {self.path} to {target} failed ({err}); check the "
+                               f"room left in {target.parent}, then try again") from None
         finally:
             partial.unlink(missing_ok=True)
 
