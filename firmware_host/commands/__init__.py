@@ -26,6 +26,7 @@ class Command(NamedTuple):
 COMMANDS: dict[str, Command] = {
     "sim": Command("sim", "play on simulated pins in this terminal, or a scenario"),
     "games": Command("games", "list the games with their player counts and options"),
+    "rules": Command("rules", "print a game's rules, the rulings and its options"),
     "score": Command("dalmatian", "score five dice against a starting total (Dalmatian)"),
     "advise": Command("dalmatian", "which dice to hold, and the expected score (Dalmatian)"),
     "export": Command("export", "write a night's results as CSV or JSON"),
