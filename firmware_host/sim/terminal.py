@@ -129,7 +129,8 @@ class LiveScreen:
         columns, rows = self.size()
         width = max(columns - 1, 1)
         footer = self._footer_lines(width)
-        self.layout = choose(self.choice, columns, rows, len(footer))
+        self.layout = choose(self.choice, columns, rows,
+                             lambda across: len(self._footer_lines(max(across - 1, 1))))
         text = ["\x1b[H"]
         if self._resized:
             text.append("\x1b[2J")
