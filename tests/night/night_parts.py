@@ -37,6 +37,10 @@ KEEPALIVE_S = 2
 # second or two, so a cut-off table is offline within this
 OFFLINE_WITHIN_S = 1.5 * KEEPALIVE_S + 3
 
+CHROMIUM = next((path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
+                 if Path(path).exists()), None)
+PHONE = {"width": 390, "height": 844}
+
 T = TypeVar("T")
 
 
