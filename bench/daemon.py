@@ -36,7 +36,6 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +55,6 @@ from hardware.controls.mock_table import MockTable
 from hardware.display.factory import OledConfig, build_oled
 from hardware.display.mock import RecordingInterface
 from hardware.display.oled import PagedOled
-from hardware.display.protocol import Send
 from hardware.events import CellChanged, Control, ControlPressed, ControlTurned, DiceRolled, Event
 from hardware.pins.clock import ManualClock
 from hardware.pins.factory import mock_factory
@@ -70,6 +68,8 @@ GOALS = {"bytes_per_update_median_share": 0.15, "bytes_per_update_p90_share": 0.
          "cold_start_s": 0.25, "edge_cpu_p50_ms": 1.0, "edge_cpu_p99_ms": 3.0,
          "wall_p50_over_commit_ms": 0.3}
 I2C_HZ = (100_000, 400_000)
+PI_FACTOR = 10  # a Pi Zero 2 W runs CPython this many times slower (run_all's assumption)
+PI_FSYNC = 5.0  # ms: SQLite's fsync on a Pi's SD card
 
 CLICK_S = 0.05  # a button is held this long, then released
 SETTLE_S = 0.05  # then the hands wait this long: the release debounces (20 ms) meanwhile
@@ -101,22 +101,23 @@ class Sample:
     cpu_ms: float
     bytes: int
     wire_s: tuple[float, ...]  # at each of I2C_HZ
-    commit_ms: float | None  # the COMMIT this event made, timed where it ran
+    commit_ms: float | None  # the write to disk this event made, timed where it ran
+    frame_ms: float  # the frame drawn and diffed, from the referee's frame() to the send
 
 
 class CommitTimes:
-    """Times each of the journal's COMMITs where it runs (the loop's thread)."""
+    """Times each of the journal's writes of an event's actions to disk."""
 
     def __init__(self, journal: Journal) -> None:
         self.times: list[float] = []
-        commit = journal._commit
+        write = journal._write
 
-        def timed() -> None:
+        def timed(*args: Any) -> None:
             started = time.perf_counter()
-            commit()
+            write(*args)
             self.times.append((time.perf_counter() - started) * 1000)
 
-        journal._commit = timed  # type: ignore[method-assign]
+        journal._write = timed  # type: ignore[method-assign,assignment]
 
 
 def stamp() -> tuple[float, float]:
@@ -129,25 +130,21 @@ class TimedOled:
     sent."""
 
     def __init__(self, oled: PagedOled, bus: RecordingInterface,
-                 sent: Callable[[tuple[float, float], int, tuple[float, ...]], None]) -> None:
+                 sent: Callable[[tuple[float, float], int, tuple[float, ...], float], None]
+                 ) -> None:
         self.oled = oled
         self.bus = bus
         self.sent = sent
 
-    def prepare(self, image: Image.Image) -> Send:
-        """The driver's own prepare (pack and diff, done while the journal commits)."""
-        return partial(self._send, self.oled.prepare(image))
-
     def show(self, image: Image.Image) -> None:
-        self.prepare(image)()
-
-    def _send(self, send: Send) -> None:
+        send = self.oled.prepare(image)
+        prepared = time.perf_counter()
         send()
         done = stamp()
         count = self.bus.byte_count()
         wire = tuple(self.bus.i2c_seconds(hz) for hz in I2C_HZ)
         self.bus.forget()
-        self.sent(done, count, wire)
+        self.sent(done, count, wire, prepared)
 
 
 class Hands:
@@ -176,6 +173,7 @@ class Hands:
         self._target: tuple[int, str] | None = None
         self.alone: list[float] = []  # ms of a COMMIT alone, one before each gesture
         self._counted_over = False
+        self._frame_started = 0.0
 
     # -- instrumentation ------------------------------------------------------------------
 
@@ -190,8 +188,17 @@ class Hands:
             return poll(board=board)
 
         daemon.inputs.poll = timed_poll  # type: ignore[method-assign]
+        referee = daemon.loop.controller
+        frame = referee.frame
 
-    def sent(self, done: tuple[float, float], count: int, wire: tuple[float, ...]) -> None:
+        def timed_frame() -> Image.Image | None:
+            self._frame_started = time.perf_counter()
+            return frame()
+
+        referee.frame = timed_frame  # type: ignore[method-assign]
+
+    def sent(self, done: tuple[float, float], count: int, wire: tuple[float, ...],
+             prepared: float) -> None:
         if self._current is None:
             return  # the first frame, before any event
         event, origin, commits = self._current
@@ -200,7 +207,8 @@ class Hands:
         times = self.committer.times
         self.samples.append(Sample(_kind(event), (done[0] - origin[0]) * 1000,
                                    (done[1] - origin[1]) * 1000, count,
-                                   wire, times[-1] if len(times) > commits else None))
+                                   wire, times[-1] if len(times) > commits else None,
+                                   (prepared - self._frame_started) * 1000))
 
     # -- the EventQueue protocol ----------------------------------------------------------
 
@@ -424,7 +432,9 @@ def game_night(folder: Path) -> dict[str, Any]:
             "wall_p50_over_commit_ms": max(over.values()),
             "wall_minus_own_commit_ms": summary([s.ms - s.commit_ms for s in committing
                                                  if s.commit_ms is not None]),
+            "frame_ms": summary([sample.frame_ms for sample in committing]),
         },
+        "frame_beside_the_write_on_a_pi": overlap_worth(committing),
         "ms_by_edge": {kind: summary(times) for kind, times in sorted(by_kind.items())},
         "bytes_per_update": {"median": statistics.median(sizes), "p90": percentile(sizes, 0.9),
                              "max": max(sizes), "updates_sending_nothing": sizes.count(0),
@@ -442,6 +452,21 @@ def game_night(folder: Path) -> dict[str, Any]:
         "table_seconds": round(clock(), 1),
         "wall_s": round(wall, 2),
     }
+
+
+def overlap_worth(committing: list[Sample]) -> dict[str, float]:
+    """What drawing the frame beside the write to disk (on another thread, while SQLite
+    lets go of the GIL) would take off a committing event's press-to-pixels p50 on a Pi,
+    projected (:data:`PI_FACTOR`, :data:`PI_FSYNC`, I2C at 400 kHz): at best the smaller of
+    the fsync and the frame. The loop draws after the write while that best stays under
+    a fifth of the whole, which is not worth a second thread."""
+    cpu = statistics.median(sample.cpu_ms for sample in committing) * PI_FACTOR
+    frame = statistics.median(sample.frame_ms for sample in committing) * PI_FACTOR
+    wire = 1000 * statistics.median(sample.wire_s[I2C_HZ.index(400_000)] for sample in committing)
+    in_turn = cpu + PI_FSYNC + wire
+    beside = cpu - frame + max(PI_FSYNC, frame) + wire
+    return {"in_turn_p50": round(in_turn, 2), "beside_at_best_p50": round(beside, 2),
+            "gain_at_best": round(1 - beside / in_turn, 3)}
 
 
 def commit_alone(journal: Journal) -> float:
@@ -563,19 +588,20 @@ def main() -> None:
                            "driver hands the recording I2C interface; one sample per event; "
                            "excludes the debounce wait (manual clock)",
             "cpu_ms": "the same span in process_time (CPU of every thread of the process, the "
-                      "frame-drawing thread and the journal's checkpointer included)",
-            "committing_events": "the events that committed an action (the referee's submit: "
-                                 "the loop's thread writes it to disk while another thread "
-                                 "draws and diffs the frame, and the bytes wait for both); "
-                                 "commit_ms is that write timed on the loop's thread, "
-                                 "which includes its wait for the GIL when the frame is still "
-                                 "being drawn as SQLite finishes; commit_alone_ms: the same "
+                      "journal's checkpointer included)",
+            "committing_events": "the events that committed an action (the referee's "
+                                 "Journal.apply: the frame is drawn once the write to disk "
+                                 "is done); commit_ms is that write (Journal._write) timed "
+                                 "where it runs; commit_alone_ms: the same "
                                  "write of one row (an INSERT that is its own transaction) on "
                                  "the journal's connection before each gesture, "
                                  "while the daemon waits for the hands and nothing else runs "
                                  "(the disk's own cost, all night beside the events); the "
                                  "goal is wall p50 over the smaller commit median, "
                                  "wall_p50_over_commit_ms",
+            "frame_beside_the_write_on_a_pi": "committing events' p50 on a Pi, projected (CPU "
+                                              "x10, fsync 5 ms, I2C 400 kHz): the frame drawn "
+                                              "after the write, and at best beside it",
             "bytes_per_update": "command + data bytes on the bus per event (0: frame unchanged); "
                                 "share: of a whole frame's 1,024 data bytes",
             "wire_ms_per_update": "those transfers on an I2C bus at 100 and 400 kHz as luma "

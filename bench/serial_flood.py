@@ -23,7 +23,6 @@ import statistics
 import tempfile
 import threading
 import time
-from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -75,17 +74,11 @@ class Timed:
         self.inner.tick(now)
 
     def frame(self) -> Image.Image | None:
-        return self.inner.frame()
-
-    def pending_write(self) -> Callable[[], None] | None:
-        return self.inner.pending_write()
-
-    def settle(self) -> Image.Image | None:
-        instead = self.inner.settle()  # the frame may be sent from now on
-        if self._pressed:
+        image = self.inner.frame()  # its actions are on disk: it may be sent
+        if image is not None and self._pressed:
             self._pressed = False
             self.drawn.put(time.perf_counter())
-        return instead
+        return image
 
 
 class Screen:

@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
-from typing import Any
+from typing import Any, NoReturn
 
 from firmware_host.commands import COMMANDS
 from firmware_host.errors import UsageError
@@ -44,6 +44,14 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments are one line, what was wrong and where the help is; argparse's usage
+    block shows with ``--help`` only. Subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+
+
 class _Formatter(argparse.HelpFormatter):
     """Lists the commands without argparse's line naming their metavar above them."""
 
@@ -62,7 +70,7 @@ def chosen_command(argv: Sequence[str]) -> str | None:
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``command``, only that command's module is imported and the others
     are there by name and summary (enough for --help and for argparse's choices)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG, description="Referee and scorekeeper for tabletop dice games.",
         formatter_class=_Formatter,
         epilog=f"'{PROG} COMMAND --help' shows a command's options. "

@@ -104,6 +104,8 @@ class NightConfig:
     broker: str = "mqtt://hub.local:1883"
     credentials: Path = Path("/etc/table-companion/mqtt-password")
     page: str = ""  # the hub page's address for the QR code ('' = http://<broker host>:8080/)
+    # the night's certificate authority, which an mqtts:// broker's certificate must come from
+    ca: Path = Path("/etc/table-companion/night-ca.crt")
     # "FILE, line N: night.credentials", for a problem found when the file is read
     credentials_key: str = field(default="night.credentials", compare=False)
 
@@ -343,13 +345,14 @@ class _Reader:
 
     def night(self, table: Mapping[str, Any]) -> NightConfig:
         """The [night] table: the table's name must make an id, the broker a URL."""
-        self.table(table, ("night",), ("table", "broker", "credentials", "page"))
+        self.table(table, ("night",), ("table", "broker", "credentials", "page", "ca"))
         if "table" not in table:
             raise self.fail(("night",), 'the table needs a name; write e.g. table = "Table 2"')
         name = self.value(table, ("night", "table"), str, "Table 2", _table_name)
         base = NightConfig(name)
         credentials = self.value(table, ("night", "credentials"), str, str(base.credentials),
                                  _not_empty)
+        ca = self.value(table, ("night", "ca"), str, str(base.ca), _not_empty)
         line = find_line(self.text, ("night", "credentials"))
         where = f"{self.path}, line {line}" if line is not None else str(self.path)
         return NightConfig(
@@ -357,6 +360,7 @@ class _Reader:
             broker=self.value(table, ("night", "broker"), str, base.broker, _broker).strip(),
             credentials=self.path.parent / Path(credentials).expanduser(),
             page=self.value(table, ("night", "page"), str, base.page, _web_address).strip(),
+            ca=self.path.parent / Path(ca).expanduser(),
             credentials_key=f"{where}: night.credentials",
         )
 

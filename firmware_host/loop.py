@@ -20,13 +20,8 @@ puts :class:`~hardware.events.InputEdge` there, and the loop answers it by runni
 poller at once. Tests drive the loop with a fake clock and a scripted queue and never sleep.
 
 The seam for the referee: it is a :class:`Controller`. ``handle`` applies an event (a game
-action is handed to the journal, not yet on disk). When ``pending_write`` then offers the
-write to disk, the loop runs it on its own thread while a second thread (:class:`Beside`)
-has ``frame`` draw the new screen and the display prepare it (pack and diff its pages):
-SQLite lets go of the GIL while it commits, so the drawing and diffing run while the disk
-is busy. Then ``settle`` takes the write's outcome, and only then do the frame's bytes go
-out: what they show is on disk. A write that failed gives a new frame instead, which says
-why.
+action is on disk once it returns: the journal commits it first), then ``frame`` gives the
+new screen, which goes to the display: what it shows is on disk.
 """
 
 from __future__ import annotations
@@ -34,27 +29,23 @@ from __future__ import annotations
 import math
 import queue
 import signal
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
-from typing import Generic, Protocol, TypeVar
+from typing import Protocol
 
 from PIL import Image
 
 from firmware_host.notify import Notifier
-from hardware.display.protocol import Display, Send, preparer
+from hardware.display.protocol import Display
 from hardware.events import Event, InputEdge
 
 Clock = Callable[[], float]
 Poller = Callable[[float], float | None]
 """Called with the clock's time when it asked to be, and whenever an input's edge wakes the
 loop; returns when it must be called next (None: not before the next edge)."""
-
-T = TypeVar("T")
-U = TypeVar("U")
 
 POLL_INTERVAL = 0.005  # seconds, for a source that cannot wake the loop (a serial port)
 
@@ -84,16 +75,7 @@ class Controller(Protocol):
         """The screen as it should look now (None: unchanged since the last call).
 
         Called after every event and each time the loop wakes, so it must be cheap when
-        nothing changed. It may show actions still being written: see :meth:`settle`."""
-
-    def pending_write(self) -> Callable[[], None] | None:
-        """The write to disk the last event left, if any: the loop calls it on its own
-        thread while :meth:`frame` runs on another, so it must touch nothing the frame
-        reads (the outcome is for :meth:`settle`)."""
-
-    def settle(self) -> Image.Image | None:
-        """Make sure what the last frame shows is on disk. None: the frame stands; else
-        the frame to show instead (the writing failed, and the actions were taken back)."""
+        nothing changed."""
 
 
 class EventQueue(Protocol):
@@ -130,94 +112,6 @@ class DeviceLane:
         return len(self._events)
 
 
-class Beside(Generic[T]):
-    """Runs one piece of work at a time on a thread of its own, beside the caller's: the
-    loop draws the frame on it while its own thread commits the journal.
-
-    SQLite lets go of the GIL while it commits (the fsync: about 0.2 ms here, about 5 ms on a
-    Pi's SD card), so the frame can be drawn and diffed in that time. The loop hands the
-    drawing over just before it commits, so the drawing starts as the commit lets go of the
-    GIL; when the commit is the longer, the frame is ready as it ends and goes out with no
-    thread to wake. If the thread has not even started on it by then (a busy machine has
-    not given it a processor), the caller does the work itself rather than wait for it.
-    The handoffs are bare locks, not Events or Conditions: each of those runs Python code
-    and makes a lock of its own per wait, on the path the frame waits on.
-    """
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-        self._go = _taken()  # released: a piece of work is offered
-        self._done = _taken()  # released by the thread once it has answered an offer
-        self._claim = threading.Lock()  # taken by whichever side does the work offered
-        self._owed = False  # the thread has yet to answer an offer the caller took back
-        self._work: Callable[[], T] | None = None
-        self._result: T | None = None
-        self._error: BaseException | None = None
-        self._thread: threading.Thread | None = None
-
-    def run(self, work: Callable[[], T], meanwhile: Callable[[], U]) -> tuple[T, U]:
-        """``work()`` on the thread while ``meanwhile()`` runs here; both results once both
-        are done (``work()`` here, after ``meanwhile()``, if the thread has not started it).
-        An exception from either is raised here, after both have ended."""
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
-            self._thread.start()
-        self._settle_owed()
-        self._claim = threading.Lock()
-        self._work = work
-        self._go.release()
-        try:
-            other = meanwhile()
-        finally:
-            taken_back = self._claim.acquire(blocking=False)
-            if taken_back:
-                self._owed = True
-            else:
-                self._done.acquire()
-        if taken_back:
-            return work(), other
-        error, result = self._error, self._result
-        self._error = self._result = None
-        if error is not None:
-            raise error
-        return result, other  # type: ignore[return-value]  # work() returned it
-
-    def close(self) -> None:
-        """End the thread (it is idle between two :meth:`run` calls)."""
-        if self._thread is not None:
-            self._settle_owed()
-            self._work = None
-            self._go.release()
-            self._thread.join()
-            self._thread = None
-
-    def _settle_owed(self) -> None:
-        """Wait for the thread's answer to an offer taken back (it came long ago, as a rule)."""
-        if self._owed:
-            self._done.acquire()
-            self._owed = False
-
-    def _serve(self) -> None:
-        while True:
-            self._go.acquire()
-            work = self._work
-            if work is None:
-                return
-            if self._claim.acquire(blocking=False):
-                try:
-                    self._result = work()
-                except BaseException as err:  # raised again in the caller's thread
-                    self._error = err
-            self._done.release()
-
-
-def _taken() -> threading.Lock:
-    """A lock already held: one thread's release lets another's acquire through."""
-    lock = threading.Lock()
-    lock.acquire()
-    return lock
-
-
 class Loop:
     """Runs ``controller`` until :meth:`stop`; pings the watchdog while it is healthy.
 
@@ -239,8 +133,6 @@ class Loop:
     ) -> None:
         self.controller = controller
         self.display = display
-        self._prepare = preparer(display)
-        self._drawing: Beside[Send | None] = Beside("frame-drawing")
         self.notifier = notifier
         self.events: EventQueue = events if events is not None else queue.SimpleQueue()
         self.clock = clock
@@ -273,7 +165,6 @@ class Loop:
             while not self._stopping:
                 self._step()
         finally:
-            self._drawing.close()
             self.notifier.stopping()
 
     def _step(self) -> None:
@@ -337,23 +228,9 @@ class Loop:
         return ran
 
     def _show(self) -> None:
-        write = self.controller.pending_write()
-        if write is None:
-            send = self._drawn()
-            if send is None:
-                return
-        else:  # the frame drawn and diffed on another thread while this one commits
-            send, _ = self._drawing.run(self._drawn, write)
-        instead = self.controller.settle()
-        if instead is not None:
-            self.display.show(instead)
-        elif send is not None:
-            send()
-
-    def _drawn(self) -> Send | None:
-        """The new frame, prepared for the display; None when nothing changed."""
         image = self.controller.frame()
-        return None if image is None else self._prepare(image)
+        if image is not None:
+            self.display.show(image)
 
 
 @contextmanager

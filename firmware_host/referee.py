@@ -32,7 +32,7 @@ from PIL import Image
 from firmware_host.config import Config
 from firmware_host.dice_layout import DiceLayout, replaced
 from firmware_host.errors import UsageError
-from firmware_host.journal import Journal, standings
+from firmware_host.journal import Journal, JournalError, standings
 from firmware_host.menu import DiceEntry, Entry, Menu, confirm, entry
 from firmware_host.views import BoardFixView, GameView, NoticeView, View
 from games import REGISTRY, game_class
@@ -188,7 +188,7 @@ class Referee:
             self._say(f"internal error ({type(err).__name__}), logged; no accepted move is lost")
         self._tell_roller()
         self._dirty = True
-        self._line_unknown = True  # found by the frame, drawn while the journal commits
+        self._line_unknown = True  # found by the frame
 
     def tick(self, now: float) -> float | None:
         """Show the next face of a tumbling roll, or scroll a long menu line, when due;
@@ -284,28 +284,12 @@ class Referee:
         return choices[min(self.cursor, len(choices) - 1)] if choices else None
 
     def frame(self) -> Image.Image | None:
-        """The new screen, drawn while the journal commits the event's actions: it is not
-        to be sent before :meth:`settle`."""
+        """The new screen, or None when nothing changed since the last."""
         if not self._dirty:
             return None
         self._dirty = False
-        self._line_is_long()  # found here, while the journal commits, not on the way to it
+        self._line_is_long()
         return self.render(self.view())
-
-    def pending_write(self) -> Callable[[], None] | None:
-        """The journal's write to disk of the last event's actions, if it has not run yet."""
-        return self.journal.write if self.journal.pending else None
-
-    def settle(self) -> Image.Image | None:
-        """The journal's commit taken (made here, if :meth:`pending_write` did not run):
-        None once it is on disk; if it failed, the actions are taken back and the screen is
-        drawn again with the reason."""
-        try:
-            self.journal.settle()
-        except UsageError as err:
-            self._rolled_back(str(err))
-            return self.render(self.view())
-        return None
 
     def view(self) -> View:
         """What the screen shows now."""
@@ -486,12 +470,16 @@ class Referee:
     # -- playing ------------------------------------------------------------------------
 
     def _play(self, *actions: Any) -> bool:
-        """Apply ``actions`` (all or none) and start journaling them; :meth:`frame` waits
-        for the commit. On refusal the reason goes on the screen."""
+        """Apply ``actions`` (all or none) and commit them. On refusal, or a write that
+        failed (the journal then took them back), the reason goes on the screen."""
         game = self.game
         assert game is not None
         try:
-            played = self.journal.submit(game, *actions)
+            played = self.journal.apply(game, *actions)
+        except JournalError as err:
+            log.error("%s", err)
+            self._refuse(str(err))
+            return False
         except (GameError, UsageError) as err:
             self._refuse(str(err))
             return False
@@ -507,16 +495,6 @@ class Referee:
             self.fixes = tuple(self.recogniser.review(game).fixes)
         self._sound("game over" if game.is_over else "accepted")
         return True
-
-    def _rolled_back(self, reason: str) -> None:
-        """The journal could not commit the last actions and took them back from the game."""
-        log.error("%s", reason)
-        self._tumble = []
-        self._thrown = None
-        self.rolling = None
-        if self.recogniser is not None and self.game is not None:
-            self.fixes = tuple(self.recogniser.review(self.game).fixes)
-        self._refuse(reason)
 
     def _attach(self, game: GameState[Any]) -> None:
         self.game = game

@@ -20,10 +20,18 @@ REGISTRY: dict[str, str] = {
     "multigam": "games.multigam:MultiGam",
 }
 
+# other names a player may type: titles that are not their registry name, the rule sheets'
+# alternate names
+ALIASES: dict[str, str] = {"sequencedice": "sequence", "ohio": "centennial",
+                           "martinetti": "centennial"}
+
 
 def game_class(name: str) -> type[GameState[Any]]:
-    """The rule class registered under ``name``; UnknownGameError lists the known ones."""
+    """The rule class registered under ``name``, its title or an alternate name, in any case
+    and with or without spaces, dashes and underscores ("Sequence Dice", "sequence-dice");
+    UnknownGameError lists the known ones."""
     key = name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+    key = ALIASES.get(key, key)
     if key not in REGISTRY:
         raise UnknownGameError(f"no game {name!r}; games: {', '.join(REGISTRY)}")
     module, cls = REGISTRY[key].split(":")

@@ -26,6 +26,7 @@ class Command(NamedTuple):
 COMMANDS: dict[str, Command] = {
     "sim": Command("sim", "play on simulated pins in this terminal, or a scenario"),
     "games": Command("games", "list the games with their player counts and options"),
+    "rules": Command("rules", "print a game's rules, the rulings and its options"),
     "score": Command("dalmatian", "score five dice against a starting total (Dalmatian)"),
     "advise": Command("dalmatian", "which dice to hold, and the expected score (Dalmatian)"),
     "export": Command("export", "write a night's results as CSV or JSON"),
@@ -109,6 +110,8 @@ def output_file(path: Path, option: str) -> Path:
     """``path`` once its folder exists and takes new files (the file itself is not made)."""
     if path.is_dir():
         raise UsageError(f"{option}: {path} is a folder; name a file in it")
+    if path.exists() and not path.is_file():  # a device (/dev/full), a pipe: never replaced
+        raise UsageError(f"{option}: {path} is not a regular file; name a file")
     folder = path.parent
     if not folder.is_dir():
         raise UsageError(f"{option}: the folder {folder} does not exist; create it or name "

@@ -3,8 +3,9 @@
     table-companion score dalmatian --total 6 --dice 1 2 3 4 5 [--several-groups] [--json]
     table-companion advise dalmatian --total 7 --dice 1 3 4 6 6 [--rerolls 2 | --budget N]
 
-Only Dalmatian is scored by dice alone, so the game word has one choice; it is there so that
-the command reads the same once other games can be scored.
+Only Dalmatian is scored by dice alone, so the game word has one choice, typed as any game
+name is (``Dalmatian``, ``dalmatian``); it is there so that the command reads the same once
+other games can be scored.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ import json
 from collections.abc import Callable, Sequence
 
 from firmware_host.commands import Subparsers, add_command, add_json_flag
+from games import game_class
 from games.dalmatian_advice import BUDGET, REROLLS, advise
 from games.dalmatian_score import TOTALS, best_split, score
 from games.dice_multisets import HAND_SIZE
+from games.errors import GameError
 
 SCOREABLE = ["dalmatian"]
 
@@ -40,7 +43,7 @@ def register(subparsers: Subparsers) -> None:
 
 
 def _add_hand(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", metavar="GAME", choices=SCOREABLE,
+    parser.add_argument("game", metavar="GAME", type=_scoreable,
                         help="the game: " + ", ".join(SCOREABLE))
     parser.add_argument("--total", required=True,
                         type=_whole_number("the starting total", TOTALS.start, TOTALS.stop - 1),
@@ -50,6 +53,19 @@ def _add_hand(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--several-groups", action="store_true",
                         help="variation 1: a die may count in several groups")
     add_json_flag(parser)
+
+
+def _scoreable(text: str) -> str:
+    """An argparse type: the registry name of a game scored by dice alone, in any case."""
+    try:
+        name = game_class(text).NAME
+    except GameError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    if name not in SCOREABLE:
+        raise argparse.ArgumentTypeError(
+            f"{game_class(name).TITLE} is not scored by dice alone; only "
+            + ", ".join(SCOREABLE) + " is")
+    return name
 
 
 def _whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
@@ -91,19 +107,20 @@ def run_advise(args: argparse.Namespace) -> int:
     advice = advise(args.dice, args.total, rerolls=args.rerolls, budget=args.budget,
                     several_groups=args.several_groups)
     now = score(args.dice, args.total, args.several_groups)
+    rerolls = None if args.budget is not None else REROLLS if args.rerolls is None \
+        else args.rerolls  # what the advice assumed: the rule's two unless told
     if args.json:
         print(json.dumps({
             "game": args.game, "total": args.total, "dice": args.dice,
-            "rerolls": args.rerolls if args.budget is None else None, "budget": args.budget,
+            "rerolls": rerolls, "budget": args.budget,
             "several_groups": args.several_groups, "score_now": now,
             "hold": list(advice.hold), "reroll": list(advice.reroll),
             "expected": advice.expected, "stop": advice.stops,
         }))
         return 0
-    if args.budget is not None:
+    if rerolls is None:
         left = f"{args.budget} {'die' if args.budget == 1 else 'dice'} of reroll budget left"
     else:
-        rerolls = REROLLS if args.rerolls is None else args.rerolls
         left = f"{rerolls} reroll{'' if rerolls == 1 else 's'} left"
     print(f"total {args.total}, dice {_dashed(args.dice)}, {left}: score now {now}")
     if advice.stops:

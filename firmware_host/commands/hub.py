@@ -12,6 +12,7 @@ import logging
 import os
 import sqlite3
 import threading
+from datetime import date
 from pathlib import Path
 
 from firmware_host.commands import Subparsers, add_command
@@ -48,6 +49,9 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("--db", type=Path, metavar="PATH",
                         help=f"the night's file (default: $STATE_DIRECTORY/{DB_NAME}, or "
                              "the user's state folder)")
+    parser.add_argument("--night", type=night_date, metavar="YYYY-MM-DD",
+                        help="show this night's games (default: the latest night by the "
+                             "hub's clock; a night turns at 06:00)")
     parser.add_argument("--keepalive", type=int, default=KEEPALIVE_S, metavar="S",
                         help=f"seconds between pings to the broker (default {KEEPALIVE_S})")
     parser.set_defaults(handler=run)
@@ -66,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         db.parent.mkdir(parents=True, exist_ok=True)
         store = Store.open(db)
+        store.tonight = args.night or ""
     except (OSError, sqlite3.Error) as err:
         raise UsageError(f"{db}: cannot keep the night there ({err})") from None
     broadcast = Broadcast()
@@ -91,6 +96,13 @@ def run(args: argparse.Namespace) -> int:
         server.server_close()
         store.close()
     return 0
+
+
+def night_date(text: str) -> str:
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2026-11-24") from None
 
 
 def listen_address(text: str) -> tuple[str, int]:

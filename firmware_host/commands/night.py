@@ -3,14 +3,16 @@
 Starts a Mosquitto on a free loopback port, a hub, and three simulated tables, each with its
 own config, journal and publisher, playing the shipped Dalmatian scenario again and again
 (the seats turn, so the winners change). Prints the page's address and runs until Ctrl-C;
-every file is in one folder, kept afterwards. On a real night the hub and each table's
-publisher run as services instead (README, "Game night").
+every file is in one folder: a temporary one, removed when the demo stops however it stops,
+or ``--folder DIR``, kept. On a real night the hub and each table's publisher run as
+services instead (README, "Game night").
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -41,7 +43,8 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("--port", type=int, default=0, metavar="N",
                         help="serve the page on 127.0.0.1:N (default: a free port)")
     parser.add_argument("--folder", type=Path, metavar="DIR",
-                        help="keep the night's files here (default: a new temporary folder)")
+                        help="keep the night's files here (default: a temporary folder, "
+                             "removed when the demo stops)")
     parser.set_defaults(handler=run)
 
 
@@ -65,56 +68,77 @@ class DemoTable:
 
 
 def run(args: argparse.Namespace) -> int:
-    folder: Path = args.folder or Path(tempfile.mkdtemp(prefix="table-companion-night-"))
-    folder.mkdir(parents=True, exist_ok=True)
+    if args.folder is not None:
+        args.folder.mkdir(parents=True, exist_ok=True)
+        return demo(args.folder, args.port, kept=True)
+    folder = Path(tempfile.mkdtemp(prefix="table-companion-night-"))
+    try:
+        return demo(folder, args.port, kept=False)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def demo(folder: Path, port: int, *, kept: bool) -> int:
+    """The night in ``folder`` until Ctrl-C (or SIGTERM), every process stopped on return."""
     tables = [DemoTable(f"Table {n}", players, folder / f"table-{n}")
               for n, players in enumerate(PLAYERS, start=1)]
     broker = LocalBroker(folder, [HUB_USER, *(table_id(t.name) for t in tables)])
     stop = stop_event()
-    children: dict[str, subprocess.Popen[bytes]] = {}
+    children: dict[str, tuple[subprocess.Popen[bytes], Path]] = {}  # and its log
+    players: list[threading.Thread] = []
     broker.start()
     try:
-        port = args.port or free_port()
+        port = port or free_port()
         url = f"http://127.0.0.1:{port}/"
-        children["the hub"] = (spawn(folder / "hub.log", "hub", "--broker", broker.url,
-                              "--password-file", str(broker.password_file(HUB_USER)),
-                              "--listen", f"127.0.0.1:{port}",
-                              "--db", str(folder / "night.sqlite3")))
-        wait_for_page(url, children["the hub"], folder / "hub.log")
+        children["the hub"] = spawn(folder / "hub.log", "hub", "--broker", broker.url,
+                                    "--password-file", str(broker.password_file(HUB_USER)),
+                                    "--listen", f"127.0.0.1:{port}",
+                                    "--db", str(folder / "night.sqlite3"))
+        wait_for_page(url, *children["the hub"])
         for table in tables:
             table.folder.mkdir(exist_ok=True)
             table.write(broker, 0)
             children[f"{table.name}'s publisher"] = spawn(
                 table.folder / "publish.log", "publish", "--config", str(table.config))
-        players = [threading.Thread(target=play, args=(table, broker, stop, n), daemon=True)
-                   for n, table in enumerate(tables)]
+        players += [threading.Thread(target=play, args=(table, broker, stop, n), daemon=True)
+                    for n, table in enumerate(tables)]
         for thread in players:
             thread.start()
+        where = "" if kept else " (removed when it stops)"
         print(f"Game night demo: open {url} (three tables play; Ctrl-C stops it)\n"
-              f"broker {broker.url}, files and logs in {folder}", flush=True)
+              f"broker {broker.url}, files and logs in {folder}{where}", flush=True)
         while not stop.wait(1.0):
-            for name, child in children.items():
+            for name, (child, log) in children.items():
                 if child.poll() is not None:
-                    raise UsageError(f"{name} stopped (exit status {child.returncode}); its "
-                                     f"log is in {folder}")
+                    raise UsageError(f"{name} stopped (exit status {child.returncode}): "
+                                     f"{last_line(log)}")
     finally:
         stop.set()
-        for child in children.values():
+        for child, _ in children.values():
             child.terminate()
-        for child in children.values():
+        for child, _ in children.values():
             try:
                 child.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 child.kill()
+        for thread in players:
+            thread.join(timeout=10)
         broker.stop()
     print("table-companion night: stopped", flush=True)
     return 0
 
 
-def spawn(log: Path, *args: str) -> subprocess.Popen[bytes]:
+def spawn(log: Path, *args: str) -> tuple[subprocess.Popen[bytes], Path]:
+    """A ``table-companion`` process writing into ``log``, and the log."""
     with log.open("ab") as out:
         return subprocess.Popen([sys.executable, "-m", "firmware_host.cli", *args],
-                                stdout=out, stderr=subprocess.STDOUT)
+                                stdout=out, stderr=subprocess.STDOUT), log
+
+
+def last_line(log: Path) -> str:
+    """What a process said last: the reason it stopped, told before its folder goes."""
+    lines = log.read_text(errors="replace").strip().splitlines()
+    return lines[-1] if lines else "it said nothing"
 
 
 def wait_for_page(url: str, hub: subprocess.Popen[bytes], log: Path) -> None:
@@ -125,7 +149,7 @@ def wait_for_page(url: str, hub: subprocess.Popen[bytes], log: Path) -> None:
                 return
         except OSError:
             time.sleep(0.1)
-    raise UsageError(f"the hub did not start; its log: {log}")
+    raise UsageError(f"the hub did not start: {last_line(log)}")
 
 
 def play(table: DemoTable, broker: LocalBroker, stop: threading.Event, offset: int) -> None:
@@ -134,9 +158,15 @@ def play(table: DemoTable, broker: LocalBroker, stop: threading.Event, offset: i
     stop.wait(1.0 + offset * 2.0)
     while not stop.is_set():
         table.write(broker, turn // (offset + 1))  # seats turn at their own pace per table
-        subprocess.run([sys.executable, "-m", "firmware_host.cli", "sim", "--config",
-                        str(table.config), "--journal", str(table.folder / "journal.sqlite3"),
-                        "--scenario", "dalmatian", "--out", str(table.folder / "frames")],
-                       capture_output=True, check=False)
+        game = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "sim", "--config",
+                                 str(table.config), "--journal",
+                                 str(table.folder / "journal.sqlite3"), "--scenario",
+                                 "dalmatian", "--out", str(table.folder / "frames")],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while game.poll() is None:
+            if stop.wait(0.2):
+                game.terminate()  # the folder may be removed next: nothing may write in it
+                game.wait()
+                return
         turn += 1
         stop.wait(PAUSE_S[0] + (turn * 7 + offset * 3) % int(PAUSE_S[1] - PAUSE_S[0]))

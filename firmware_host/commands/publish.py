@@ -51,8 +51,14 @@ def run(args: argparse.Namespace) -> int:
     stop = stop_event()
     path = args.journal or config.journal
     status = topics.status_topic(night.table_id)
-    link = Link(topics.parse_broker(night.broker), night.table_id, night.password(),
-                keepalive=args.keepalive, log=log, will=(status, topics.OFFLINE.encode()))
+    broker = topics.parse_broker(night.broker)
+    try:
+        link = Link(broker, night.table_id, night.password(), keepalive=args.keepalive,
+                    log=log, will=(status, topics.OFFLINE.encode()),
+                    ca=night.ca if broker.tls else None)
+    except OSError as err:  # the CA file: missing, unreadable, or not a certificate
+        raise ConfigError(f"night.ca: {night.ca} cannot be used ({err.strerror or err}); "
+                          "copy the night's night-ca.crt from the hub there") from None
     log.info("publishing %s (%s) from %s to %s", night.table, night.table_id, path,
              night.broker)
     link.start()  # a wrong password is said at once, even before the first game

@@ -28,7 +28,7 @@ from firmware_host.daemon import assemble, open_journal
 from firmware_host.errors import UsageError
 from firmware_host.loop import Poller, every, stop_on_signals
 from firmware_host.notify import Notifier
-from firmware_host.sim.terminal import LiveScreen
+from firmware_host.sim.terminal import LiveScreen, keys_mode
 from hardware.display.emulators import TerminalView
 from hardware.display.factory import i2c_probe, open_oled
 from hardware.display.fallback import FallbackDisplay
@@ -178,10 +178,12 @@ def terminal_screen(resources: ExitStack, caption: str, emit: Emit
     """The terminal as the screen, and what the loop must poll for it. A terminal gets the
     frame in place in the largest view that fits it, as the simulator draws it, with
     ``caption`` under it, drawn anew as soon as the terminal is resized (the resize wakes
-    the loop through ``emit``); anything else (a log, a pipe) gets each new frame below the
-    last."""
+    the loop through ``emit``), keys typed meanwhile neither echoed nor left for the shell;
+    anything else (a log, a pipe) gets each new frame below the last."""
     if not sys.stdout.isatty():
         return TerminalView(sys.stdout, in_place=False), []
+    if sys.stdin.isatty():  # no key is read here: none may echo into the caption
+        resources.enter_context(keys_mode(sys.stdin.fileno(), sys.stdout))
     live = LiveScreen(sys.stdout, footer=lambda: [caption, ""])
     live.follow_resizes(resources, wake=lambda: emit(InputEdge()))
     resources.callback(live.leave)

@@ -4,11 +4,9 @@ One SQLite file (WAL, ``synchronous=FULL``) holds each game's setup and its acti
 A game is fully determined by those (dice are actions too), so resuming after a pulled plug
 is a replay, and a replay is exact. :meth:`Journal.apply` is the only way an action enters a
 game that is being journaled: it applies through the game's checked path, commits in one
-transaction, and only then returns. :meth:`Journal.submit` does the same but leaves the
-write to disk (the fsync) to :meth:`Journal.write`, which the loop runs while another thread
-draws the frame, and :meth:`Journal.settle` takes its outcome before the frame is shown, so
-the screen still never shows an action that a power cut would take back. The actions of one event
-go in one transaction, all checked before any is written: a refused event leaves no trace.
+transaction, and only then returns, so the screen never shows an action that a power cut
+would take back. The actions of one event go in one transaction, all checked before any is
+written: a refused event, or one whose write fails, leaves no trace in the file or the game.
 
 A finished game's result is committed in the same transaction as its last action; those
 results make the night's standings and the export. Every row is hash-chained
@@ -29,11 +27,11 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import closing, contextmanager, suppress
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from firmware_host.journal.clock import system_clock
 from firmware_host.journal.errors import Failure, JournalError, journal_error, sqlite_errors
@@ -173,18 +171,6 @@ def _chained(game_id: int, last: str, first: int, actions: Sequence[Any],
     return rows, last
 
 
-@dataclass
-class _Pending:
-    """A transaction not yet settled, and how to take it back from the state."""
-
-    state: GameState[Any]
-    before: int  # the state's action count before it
-    last: str  # the chain's hash after it
-    row: tuple[Any, ...] | None = None  # the one action's row, which write() inserts
-    written: bool = False  # written to disk, or failed (see error)
-    error: sqlite3.Error | None = None  # why the write failed
-
-
 class Journal:
     """An open journal file. Use :meth:`open` (or :meth:`open_existing` to read one)."""
 
@@ -198,7 +184,6 @@ class Journal:
         self._current: _Current | None = None
         self._snapshots = Snapshots()
         self._checkpointer = checkpointer
-        self._pending: _Pending | None = None
 
     # -- opening and closing --------------------------------------------------------------
 
@@ -336,9 +321,6 @@ class Journal:
 
     def close(self) -> None:
         """Close the file; the last close folds the write-ahead log back into it."""
-        if self._pending is not None:
-            self.write()  # the state already has the actions
-            self._pending = None
         if self._checkpointer is not None:
             self._checkpointer.close()
         self._db.close()
@@ -352,7 +334,6 @@ class Journal:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One transaction that takes the write lock at once, so it cannot fail halfway."""
-        self.settle()
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield self._db
@@ -403,113 +384,40 @@ class Journal:
         """Play ``actions`` on the current game and commit them together; returns them as
         played. An illegal one raises the game's IllegalAction and a failed write raises
         JournalError; either way neither the state nor the file has changed."""
-        played = self.submit(state, *actions)
-        self.settle()
-        return played
-
-    @property
-    def pending(self) -> bool:
-        """Whether submitted actions wait for :meth:`write` or :meth:`settle`."""
-        return self._pending is not None and not self._pending.written
-
-    def write(self) -> None:
-        """Write the submitted actions to disk (their COMMIT, or the single INSERT that is its
-        own transaction: the fsync) and keep the outcome for :meth:`settle`.
-
-        It touches no game state, and SQLite lets go of the GIL while it commits, so another
-        thread may draw the new state meanwhile."""
-        pending = self._pending
-        if pending is None or pending.written:
-            return
-        try:
-            self._commit()
-        except sqlite3.Error as err:
-            pending.error = err
-        pending.written = True
-
-    def _commit(self) -> None:
-        """The write to disk of the submitted actions: on disk once it returns."""
-        pending = self._pending
-        assert pending is not None
-        if pending.row is not None:
-            self._db.execute(INSERT_ACTION, pending.row)
-        else:
-            self._db.execute("COMMIT")
-
-    def settle(self) -> None:
-        """Commit the submitted actions, if :meth:`write` has not; if that failed, the state
-        is taken back to before them and JournalError says why. Every other method settles
-        first."""
-        pending = self._pending
-        if pending is None:
-            return
-        self.write()
-        if pending.error is not None:
-            self._failed(pending.error)
-        self._done()
-
-    def submit(self, state: GameState[Any], *actions: Any) -> tuple[Any, ...]:
-        """:meth:`apply` without the write to disk: the state has the actions, and
-        :meth:`write` or :meth:`settle` writes them; call :meth:`settle` before anything
-        shows them.
-
-        One action that does not end the game is left as a single INSERT, which is its own
-        transaction (the connection commits each statement), so the whole write to disk
-        runs while the frame is drawn; several actions, or a game's last, are written here
-        in an open transaction that :meth:`write` commits."""
-        self.settle()  # a finished game passes the check: its rules refuse more actions
+        # a finished game passes the check: its own rules refuse more actions
         current = self._check(state, expect=len(state.history), finished_ok=True)
         before = len(state.history)
         played = []
         try:
             for action in actions:
                 played.append(state.apply(action))
-        except BaseException:
+            now = self._now()
+            rows, last = _chained(current.id, current.last, before + 1, played, now)
+            self._write(rows, state, now, last)
+        except BaseException as err:
             self._snapshots.rewind(state, before)
+            if isinstance(err, sqlite3.Error):
+                raise journal_error(self.path, err) from None
             raise
-        now = self._now()
-        rows, last = _chained(current.id, current.last, before + 1, played, now)
-        if len(rows) == 1 and not state.is_over:
-            self._pending = _Pending(state, before, last, row=rows[0])
-            return tuple(played)
-        self._pending = _Pending(state, before, current.last)
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.executemany(INSERT_ACTION, rows)
-            self._finish_if_over(self._db, current.id, state, now, last)
-        except sqlite3.Error as err:
-            self._failed(err)
-        except BaseException:
-            self._take_back()
-            raise
-        self._pending = _Pending(state, before, last)
-        return tuple(played)
-
-    def _failed(self, err: sqlite3.Error) -> NoReturn:
-        """The transaction in hand did not commit: take it back, and say why."""
-        self._take_back()
-        raise journal_error(self.path, err) from None
-
-    def _take_back(self) -> None:
-        """Undo the transaction in hand in the file and in the state."""
-        pending = self._pending
-        assert pending is not None
-        self._pending = None
-        with suppress(sqlite3.Error):  # SQLite may have rolled back already (a full disk)
-            self._rollback()
-        self._snapshots.rewind(pending.state, pending.before)
-
-    def _done(self) -> None:
-        """The transaction in hand is on disk: the current game moves on."""
-        pending = self._pending
-        assert pending is not None and self._current is not None
-        self._pending = None
-        state = pending.state
-        self._current.count = len(state.history)
-        self._current.last = pending.last
-        self._current.finished = state.is_over
+        current.count = len(state.history)
+        current.last = last
+        current.finished = state.is_over
         self._snapshots.note(state)
         self._wrote(state.is_over)
+        return tuple(played)
+
+    def _write(self, rows: list[tuple[int, int, str, str, str]], state: GameState[Any],
+               now: str, last: str) -> None:
+        """Write an event's action rows to disk: on disk once it returns. One action that
+        does not end the game is a single INSERT, its own transaction (the connection
+        commits each statement); several, or a game's last with its result, are one
+        transaction."""
+        if len(rows) == 1 and not state.is_over:
+            self._db.execute(INSERT_ACTION, rows[0])
+            return
+        with self._transaction() as tx:
+            tx.executemany(INSERT_ACTION, rows)
+            self._finish_if_over(tx, rows[0][0], state, now, last)
 
     def undo(self, state: GameState[Any]) -> Any:
         """Take back the current game's last action (reopening it if that action ended it)."""
@@ -547,7 +455,6 @@ class Journal:
         A game whose record is damaged (a bad value, a broken chain, an action the rules
         refuse) is set aside instead: marked abandoned with the reason, reported in
         :attr:`problems`, and None is returned so a new game can start."""
-        self.settle()
         current = self._current
         if current is None or current.finished:
             return None
@@ -643,7 +550,6 @@ class Journal:
 
         Each is checked against its hashes first; a damaged one is left out and reported
         in :attr:`problems`."""
-        self.settle()
         with sqlite_errors(self.path):
             rows = self._db.execute(f"SELECT {GAME_COLUMNS}, seal FROM games "
                                     "WHERE outcome = 'finished' ORDER BY id").fetchall()
@@ -681,7 +587,6 @@ class Journal:
 
     def nights(self) -> list[date]:
         """The nights with at least one finished game, earliest first."""
-        self.settle()
         with sqlite_errors(self.path):
             rows = self._db.execute("SELECT started_at FROM games "
                                     "WHERE outcome = 'finished'").fetchall()
@@ -695,7 +600,6 @@ class Journal:
 
     def set_aside(self) -> list[tuple[int, str]]:
         """Games set aside as damaged: (number, reason)."""
-        self.settle()
         with sqlite_errors(self.path):
             return self._db.execute("SELECT id, damage FROM games WHERE damage IS NOT NULL "
                                     "ORDER BY id").fetchall()
@@ -704,10 +608,15 @@ class Journal:
         """Write a consistent copy of the journal to ``target`` with SQLite's backup API
         (what the write-ahead log holds included, a page never half-written), checked, then
         moved into place: ``target`` is never a partial copy."""
-        self.settle()
         partial = target.with_name(f".{target.name}.partial")
         try:
-            with sqlite_errors(target), closing(sqlite3.connect(partial)) as copy:
+            partial.touch()
+        except OSError as err:  # the place of the copy is the trouble, not the journal
+            raise JournalError(f"{target}: cannot write the copy there "
+                               f"({err.strerror or err}); name a file in a folder you may "
+                               "write in") from None
+        try:
+            with closing(sqlite3.connect(partial)) as copy:
                 self._db.backup(copy, pages=256)
                 copy.execute("PRAGMA journal_mode=DELETE")  # one file, nothing beside it
                 check = copy.execute("PRAGMA quick_check").fetchone()[0]
@@ -717,6 +626,9 @@ class Journal:
             with open(partial, "rb") as written:
                 os.fsync(written.fileno())
             os.replace(partial, target)
+        except (sqlite3.Error, OSError) as err:
+            raise JournalError(f"copying {self.path} to {target} failed ({err}); check the "
+                               f"room left in {target.parent}, then try again") from None
         finally:
             partial.unlink(missing_ok=True)
 

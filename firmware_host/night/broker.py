@@ -1,7 +1,8 @@
 """A Mosquitto of one's own on a loopback port: for ``night --demo`` and the bench.
 
 The settings are those of the shipped ``systemd/mosquitto/`` files (logins required, the same
-ACL, persistence), with the listener moved to 127.0.0.1 and every file in one folder. When
+ACL, client ids tied to logins, persistence, the night's limits), with one plain listener on
+127.0.0.1 instead of the two (TLS for the network) and every file in one folder. When
 Mosquitto is not installed, :class:`NoMosquitto` says how to install it.
 """
 
@@ -73,8 +74,11 @@ class LocalBroker:
             "allow_anonymous false",
             f"password_file {passwd}",
             f"acl_file {folder / 'mosquitto.acl'}",
+            "use_username_as_clientid true",
             "persistence true",
             f"persistence_location {folder}/",
+            "max_queued_messages 20000",
+            "max_inflight_messages 100",
             "max_packet_size 65536",
             f"log_dest file {folder / 'mosquitto.log'}",
             f"user {getpass.getuser()}",  # as root, mosquitto would switch to its own user

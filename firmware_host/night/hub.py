@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import paho.mqtt.client as paho
@@ -19,6 +21,7 @@ from firmware_host.night import page, topics
 from firmware_host.night.mqtt import Link
 from firmware_host.night.server import Broadcast, sse
 from firmware_host.night.store import Store
+from firmware_host.night.tonight import dated, local_now
 from firmware_host.night.topics import BadMessage
 
 log = logging.getLogger("table_companion.hub")
@@ -28,8 +31,10 @@ LOG_LINES = 10
 class Listener:
     """Feeds ``store`` from ``link``'s subscription and tells ``broadcast`` what changed."""
 
-    def __init__(self, store: Store, link: Link, broadcast: Broadcast) -> None:
+    def __init__(self, store: Store, link: Link, broadcast: Broadcast,
+                 clock: Callable[[], datetime] = local_now) -> None:
         self.store = store
+        self.clock = clock
         self.link = link
         self.broadcast = broadcast
         self.rejected = 0
@@ -55,7 +60,8 @@ class Listener:
     def _on_message(self, client: paho.Client, userdata: Any,
                     message: paho.MQTTMessage) -> None:
         try:
-            self.take(topics.parse(message.topic, bytes(message.payload)))
+            parsed = topics.parse(message.topic, bytes(message.payload))
+            self.take(dated(parsed, self.clock()))
         except BadMessage as err:
             self.reject(message.topic, str(err))
         except Exception as err:  # a bug, but one message must not silence the night

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import ssl
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as paho
@@ -27,7 +28,8 @@ class Link:
     every successful connection, first or again."""
 
     def __init__(self, broker: Broker, user: str, password: str, *, keepalive: int,
-                 log: logging.Logger, will: tuple[str, bytes] | None = None) -> None:
+                 log: logging.Logger, will: tuple[str, bytes] | None = None,
+                 ca: Path | None = None) -> None:
         self.broker = broker
         self.user = user
         self.keepalive = keepalive
@@ -40,8 +42,9 @@ class Link:
         client.username_pw_set(user, password)
         if will is not None:
             client.will_set(will[0], will[1], qos=1, retain=True)
-        if broker.tls:
-            client.tls_set(cert_reqs=ssl.CERT_REQUIRED)
+        if broker.tls:  # the broker's certificate must come from ``ca`` (else the system's)
+            client.tls_set(ca_certs=None if ca is None else str(ca),
+                           cert_reqs=ssl.CERT_REQUIRED)
         client.reconnect_delay_set(*RECONNECT_S)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect

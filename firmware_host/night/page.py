@@ -1,105 +1,115 @@
 """The night's page as HTML, and its export as JSON and CSV, from the hub's :class:`Night`.
 
 The server renders everything; the browser's script only swaps in fragments rendered here
-(a table's card, the results), so there is one way a name reaches the page, through
-:func:`html.escape`, with JavaScript or without.
+(a table's card, the results). Every fragment is made by :func:`markup.render`, which
+escapes each value it is given, so there is one way a name reaches the page, with
+JavaScript or without.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict
-from html import escape
 from typing import Any
 
+from firmware_host.night.markup import Html, join, render
 from firmware_host.night.results import csv_text
 from firmware_host.night.store import Night, Table
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 REFRESH_S = 15  # without JavaScript the page reloads itself this often
+PHASE_WORDS = {"over": "game over", "roll": "to roll", "move": "to move", "idle": "idle"}
+NEWLINE = render("\n")
 
 
-def page(night: Night) -> str:
+def page(night: Night) -> Html:
     """The whole page; it works as it is, and ``/app.js`` keeps it live."""
-    return f"""<!doctype html>
+    return render("""<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Game night</title>
 <link rel="stylesheet" href="/app.css">
-<noscript><meta http-equiv="refresh" content="{REFRESH_S}"></noscript>
+<noscript><meta http-equiv="refresh" content="{refresh}"></noscript>
 <script src="/app.js" defer></script>
 </head>
 <body>
 <header><h1>Game night</h1><p id="link" class="link">updated when you reload</p></header>
 <main id="main">
-{main(night)}
+{main}
 </main>
 <footer>Export: <a href="/night.csv">CSV</a> · <a href="/night.json">JSON</a></footer>
 </body>
 </html>
-"""
+""", refresh=REFRESH_S, main=main(night))
 
 
-def main(night: Night) -> str:
+def main(night: Night) -> Html:
     """Standings first (what players look for), then the tables, then the games played."""
-    cards = "\n".join(card(table) for table in night.tables) or (
+    cards = join((card(table) for table in night.tables), NEWLINE) or render(
         '<p class="empty">No table has reported yet.</p>')
-    return (f"{standings(night)}\n<section id=\"tables\"><h2>Tables</h2>\n"
-            f"<div id=\"cards\">\n{cards}\n</div></section>\n{games(night)}")
+    return render('{standings}\n<section id="tables"><h2>Tables</h2>\n'
+                  '<div id="cards">\n{cards}\n</div></section>\n{games}',
+                  standings=standings(night), cards=cards, games=games(night))
 
 
-def standings(night: Night) -> str:
-    rows = "\n".join(
-        f"<tr><td>{rank}</td><td>{escape(s.name)}</td><td>{s.wins}</td><td>{s.played}</td>"
-        f"<td>{s.beaten}</td></tr>" for rank, s in enumerate(night.standings, start=1))
-    table = (
+def standings(night: Night) -> Html:
+    rows = join((render("<tr><td>{rank}</td><td>{name}</td><td>{wins}</td><td>{played}</td>"
+                        "<td>{beaten}</td></tr>", rank=rank, name=s.name, wins=s.wins,
+                        played=s.played, beaten=s.beaten)
+                 for rank, s in enumerate(night.standings, start=1)), NEWLINE)
+    table = render(
         '<table><thead><tr><th>#</th><th>Player</th><th title="games won">Won</th>'
         '<th title="games played">Games</th><th title="opponents beaten">Beat</th></tr>'
-        f"</thead><tbody>\n{rows}\n</tbody></table>"
-        if rows else '<p class="empty">No game has finished yet.</p>')
-    title = f"Standings, night of {escape(night.night)}" if night.night else "Standings"
-    return f'<section id="standings"><h2>{title}</h2>\n{table}\n</section>'
+        "</thead><tbody>\n{rows}\n</tbody></table>", rows=rows
+    ) if rows else render('<p class="empty">No game has finished yet.</p>')
+    title = render("Standings, night of {night}", night=night.night) if night.night else (
+        render("Standings"))
+    return render('<section id="standings"><h2>{title}</h2>\n{table}\n</section>',
+                  title=title, table=table)
 
 
-def games(night: Night) -> str:
+def games(night: Night) -> Html:
     """The finished games, the latest first."""
-    items = "\n".join(
-        f'<li data-game="{escape(g.table)}/{g.id}"><span class="what">{escape(g.game)} · '
-        f"{escape(g.name)}</span><br>"
-        + ", ".join(f"{p.place}. {escape(p.name)} {p.score}"
-                    for p in sorted(g.players, key=lambda p: p.place))
-        + "</li>" for g in reversed(night.games))
-    return (f'<section id="games"><h2>Finished games ({len(night.games)})</h2>\n'
-            f"<ol reversed>\n{items}\n</ol></section>")
+    items = join((render('<li data-game="{table}/{id}"><span class="what">{game} · {name}'
+                         "</span><br>{players}</li>", table=g.table, id=g.id, game=g.game,
+                         name=g.name, players=join(
+                             (render("{place}. {name} {score}", place=p.place, name=p.name,
+                                     score=p.score)
+                              for p in sorted(g.players, key=lambda p: p.place)),
+                             render(", ")))
+                  for g in reversed(night.games)), NEWLINE)
+    return render('<section id="games"><h2>Finished games ({count})</h2>\n'
+                  "<ol reversed>\n{items}\n</ol></section>", count=len(night.games),
+                  items=items)
 
 
-def results(night: Night) -> dict[str, str]:
+def results(night: Night) -> dict[str, Html]:
     """What changes when a game ends: the standings and the list of games."""
     return {"standings": standings(night), "games": games(night)}
 
 
-def card(table: Table) -> str:
+def card(table: Table) -> Html:
     """One table: its game, whose turn, the dice, the scores, online or not."""
     live = table.live
-    name = live.name if live is not None else table.id
     state = "online" if table.online else "offline"
-    head = (f'<article class="card {state}" id="table-{escape(table.id)}">'
-            f'<h3>{escape(name)} <span class="status">{state}</span></h3>')
+    head = render('<article class="card {state}" id="table-{id}"><h3>{name} '
+                  '<span class="status">{state}</span></h3>', state=state, id=table.id,
+                  name=live.name if live is not None else table.id)
     if live is None or not live.game:
-        return f'{head}<p class="empty">No game yet.</p></article>'
-    phase = {"over": "game over", "roll": "to roll", "move": "to move"}.get(live.phase,
-                                                                           live.phase)
-    turn = f"{escape(live.turn)} {phase}" if live.turn else phase
-    scores = "".join(
-        f'<li{" class=turn" if player == live.turn else ""}><span>{escape(player)}</span>'
-        f"<b>{score}</b></li>" for player, score in zip(live.players, live.scores, strict=False))
-    faces = " ".join(DIE_FACES[d - 1] for d in live.dice)
-    dice = (f'<p class="dice" title="dice {"-".join(str(d) for d in live.dice)}">{faces}</p>'
-            if live.dice else "")
-    last = f'<p class="last">Last: {escape(live.last)}</p>' if live.last else ""
-    return (f'{head}<p class="game">{escape(live.game)} · <span class="turn">{turn}</span>'
-            f'</p>{dice}<ol class="scores">{scores}</ol>{last}</article>')
+        return render('{head}<p class="empty">No game yet.</p></article>', head=head)
+    phase = PHASE_WORDS.get(live.phase, live.phase)
+    turn = render("{player} {phase}", player=live.turn, phase=phase) if live.turn else phase
+    scores = join(render('<li class="{turn}"><span>{player}</span><b>{score}</b></li>',
+                         turn="turn" if player == live.turn else "", player=player, score=score)
+                  for player, score in zip(live.players, live.scores, strict=False))
+    dice = render('<p class="dice" title="dice {numbers}">{faces}</p>',
+                  numbers="-".join(str(d) for d in live.dice),
+                  faces=" ".join(DIE_FACES[d - 1] for d in live.dice)) if live.dice else ""
+    last = render('<p class="last">Last: {last}</p>', last=live.last) if live.last else ""
+    return render('{head}<p class="game">{game} · <span class="turn">{turn}</span></p>{dice}'
+                  '<ol class="scores">{scores}</ol>{last}</article>', head=head, game=live.game,
+                  turn=turn, dice=dice, scores=scores, last=last)
 
 
 def as_json(night: Night, rejected: int) -> dict[str, Any]:

@@ -48,7 +48,7 @@ class Change:
 
 @dataclass(frozen=True)
 class Night:
-    """What the page shows: one night's games (the latest night any table sent)."""
+    """What the page shows: one night's games (the host's choice, or the latest)."""
 
     night: str
     tables: tuple[Table, ...]
@@ -64,6 +64,7 @@ class Store:
     tables: dict[str, Table] = field(default_factory=dict)
     games: dict[tuple[str, int], Game] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    tonight: str = ""  # the night the host chose to show, '' for the latest
 
     @classmethod
     def open(cls, path: Path) -> Store:
@@ -161,11 +162,12 @@ class Store:
             return None if table is None else Table(table.id, table.online, table.live)
 
     def night(self) -> Night:
-        """The latest night's games, its standings and every table, by name."""
+        """Tonight's games (the host's choice, or the latest night the hub has dated a game
+        in), its standings and every table, by name."""
         with self.lock:
             tables = sorted(self.tables.values(), key=lambda t: _name(t).lower())
             games = [game for table in tables for game in self._shown(table).values()]
-            latest = max((game.night for game in games), default="")
+            latest = self.tonight or max((game.night for game in games), default="")
             tonight = sorted((g for g in games if g.night == latest),
                              key=lambda g: moment(g.ended))
             return Night(latest, tuple(Table(t.id, t.online, t.live) for t in tables),

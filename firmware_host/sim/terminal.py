@@ -29,7 +29,8 @@ SHOW_CURSOR = "\x1b[?25h"
 
 @contextmanager
 def keys_mode(fd: int, out: TextIO) -> Iterator[None]:
-    """Each key arrives as typed and is not echoed; the cursor is hidden meanwhile."""
+    """Each key arrives as typed and is not echoed; the cursor is hidden meanwhile. Keys
+    not read by the end are dropped, not left for the shell to run."""
     saved = termios.tcgetattr(fd)
     try:
         tty.setcbreak(fd, termios.TCSANOW)
@@ -37,7 +38,7 @@ def keys_mode(fd: int, out: TextIO) -> Iterator[None]:
         out.flush()
         yield
     finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        termios.tcsetattr(fd, termios.TCSAFLUSH, saved)
         out.write(SHOW_CURSOR)
         out.flush()
 
@@ -128,7 +129,8 @@ class LiveScreen:
         columns, rows = self.size()
         width = max(columns - 1, 1)
         footer = self._footer_lines(width)
-        self.layout = choose(self.choice, columns, rows, len(footer))
+        self.layout = choose(self.choice, columns, rows,
+                             lambda across: len(self._footer_lines(max(across - 1, 1))))
         text = ["\x1b[H"]
         if self._resized:
             text.append("\x1b[2J")

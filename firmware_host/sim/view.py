@@ -10,6 +10,7 @@ they are only used when asked for with ``--view sextants``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -105,18 +106,21 @@ def rows_needed(view: View, footer_rows: int = FOOTER_ROWS) -> int:
     return view.rows + footer_rows + SPARE_ROWS
 
 
-def choose(choice: str, columns: int, rows: int, footer_rows: int = FOOTER_ROWS
-           ) -> View | str:
+def choose(choice: str, columns: int, rows: int,
+           footer_rows: Callable[[int], int] = lambda columns: FOOTER_ROWS) -> View | str:
     """The view for a terminal of ``columns`` x ``rows``: ``choice`` itself, or with
     :data:`AUTO` the largest that fits; when none fits, one line (shorter than the
-    terminal is wide, if it can be) saying the size needed."""
+    terminal is wide, if it can be) saying the size needed. ``footer_rows`` is the rows the
+    footer takes at a width (the key help wraps below 80 columns), so the size named is
+    one the view fits in: this width with more rows, or the view's width if wider."""
     candidates = AUTO_ORDER if choice == AUTO else (choice,)
     for name in candidates:
         view = VIEWS[name]
-        if columns >= view.columns and rows >= rows_needed(view, footer_rows):
+        if columns >= view.columns and rows >= rows_needed(view, footer_rows(columns)):
             return view
     smallest = VIEWS[candidates[-1]]
-    needed = f"{smallest.columns}x{rows_needed(smallest, footer_rows)}"
+    width = max(columns, smallest.columns)
+    needed = f"{width}x{rows_needed(smallest, footer_rows(width))}"
     chosen = "" if choice == AUTO else f" for --view {choice}"
     line = f"Enlarge the terminal to {needed}{chosen} (it is {columns}x{rows}); q quits"
     return line if len(line) < columns else f"Enlarge to {needed}; q quits"

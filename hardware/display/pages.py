@@ -96,7 +96,7 @@ def changed_runs(old: bytes, new: bytes, gap: int) -> list[tuple[int, int]]:
 
     Done in C rather than column by column: the pages XORed as integers, each byte marked
     changed (1) or not (0), and the runs found by a regular expression over the marks. The
-    frame is diffed while the journal commits, and its bytes wait for the diff."""
+    frame's bytes wait for the diff."""
     if old == new:
         return []
     size = len(old)

@@ -48,7 +48,7 @@ def test_the_command_is_the_first_word_that_is_not_an_option() -> None:
 
 
 @pytest.mark.parametrize("argv", [
-    ["games"], ["games", "--json"],
+    ["games"], ["games", "--json"], ["rules", "Dalmatian"],
     ["score", "dalmatian", "--total", "6", "--dice", "1", "2", "3", "4", "5"],
     ["advise", "dalmatian", "--total", "7", "--dice", "1", "3", "4", "6", "6", "--rerolls", "0"],
     ["--help"], [],

@@ -69,12 +69,6 @@ class Recorder:
     def frame(self) -> Image.Image | None:
         return self.inner.frame()
 
-    def pending_write(self) -> Callable[[], None] | None:
-        return self.inner.pending_write()
-
-    def settle(self) -> Image.Image | None:
-        return self.inner.settle()
-
 
 @pytest.fixture
 def recorded(monkeypatch: pytest.MonkeyPatch) -> list[Recorder]:

@@ -41,7 +41,6 @@ def test_an_accepted_roll_chirps_on_the_pin_maps_buzzer(tmp_path: Path) -> None:
         assert sound_poll(50.0) is None  # silent: the buzzer never wakes an idle loop
         referee.handle(DiceRolled((6, 6, 6, 6, 5), "button"))
         referee.frame()
-        referee.settle()
         assert isinstance(events.get_nowait(), InputEdge)  # the chirp asks for a poll now
         for poll in built.loop.pollers:
             poll(100.0)

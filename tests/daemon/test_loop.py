@@ -5,16 +5,13 @@ from __future__ import annotations
 import os
 import queue
 import signal
-import sys
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
 from PIL import Image
 
-from firmware_host.loop import Beside, Loop, stop_on_signals
+from firmware_host.loop import Loop, stop_on_signals
 from firmware_host.notify import Notifier
 from hardware.display.protocol import new_frame
 from hardware.events import (
@@ -89,14 +86,10 @@ class RecordingController:
     ticks: list[float] = field(default_factory=list)
     on_handle: Callable[[Event], None] | None = None
     on_tick: Callable[[float], float | None] | None = None
-    on_settle: Callable[[], Image.Image | None] | None = None
-    on_write: Callable[[], None] | None = None  # offered once after each event
     changed: bool = True
-    _unwritten: bool = False
 
     def handle(self, event: Event) -> None:
         self.changed = True
-        self._unwritten = self.on_write is not None
         self.log.append(f"handle {describe(event)}")
         if self.on_handle is not None:
             self.on_handle(event)
@@ -113,13 +106,6 @@ class RecordingController:
         self.changed = False
         self.log.append("frame")
         return new_frame()
-
-    def pending_write(self) -> Callable[[], None] | None:
-        unwritten, self._unwritten = self._unwritten, False
-        return self.on_write if unwritten else None
-
-    def settle(self) -> Image.Image | None:
-        return self.on_settle() if self.on_settle is not None else None
 
 
 @dataclass
@@ -158,108 +144,6 @@ def test_events_are_handled_in_order_each_followed_by_its_frame() -> None:
     ]
     assert [text for _, text in notifier.sent] == ["READY=1", "STOPPING=1"]
     assert loop.handled == 3
-
-
-@dataclass
-class PreparingDisplay:
-    """Prepares each frame before it is sent, as the OLED driver does, into a shared log."""
-
-    log: list[str]
-
-    def prepare(self, image: Image.Image) -> Callable[[], None]:
-        self.log.append("prepare")
-        return lambda: self.log.append("send")
-
-    def show(self, image: Image.Image) -> None:
-        self.log.append("show")
-
-
-def test_a_frame_is_prepared_before_the_commit_is_awaited_and_sent_only_after() -> None:
-    clock = FakeClock()
-    controller = RecordingController()
-    outcomes = [None, None, new_frame()]  # the second event's commit fails: a new frame
-
-    def settle() -> Image.Image | None:
-        controller.log.append("settle")
-        return outcomes.pop(0)
-
-    controller.on_settle = settle
-    events = ScriptedQueue(clock, [(101.0, lambda: loop.stop())])
-    loop = Loop(controller, PreparingDisplay(controller.log), RecordingNotifier(),
-                events=events, clock=clock)
-    loop.emit(ControlPressed(Control.SELECT))
-    loop.emit(ControlPressed(Control.BACK))
-    loop.run()
-    assert controller.log == [
-        "frame", "prepare", "settle", "send",
-        "handle ControlPressed control=select", "frame", "prepare", "settle", "send",
-        "handle ControlPressed control=back", "frame", "prepare", "settle", "show",
-    ]
-
-
-def test_the_frame_is_drawn_and_prepared_on_another_thread_while_the_write_runs() -> None:
-    """The write waits (letting go of the GIL, as SQLite's COMMIT does) until the frame
-    has been prepared on the other thread: only a real overlap lets it finish. The bytes go
-    out after both, and the outcome is taken after the write."""
-    clock = FakeClock()
-    controller = RecordingController()
-    prepared = threading.Event()
-    threads: dict[str, str] = {}
-
-    class Display(PreparingDisplay):
-        def prepare(self, image: Image.Image) -> Callable[[], None]:
-            threads["prepare"] = threading.current_thread().name
-            send = super().prepare(image)
-            prepared.set()
-            return send
-
-    def write() -> None:
-        threads["write"] = threading.current_thread().name
-        assert prepared.wait(timeout=5), "the frame was not drawn while the write ran"
-        controller.log.append("written")
-
-    def settle() -> None:
-        controller.log.append("settle")
-
-    controller.on_handle = lambda event: prepared.clear()  # the first frame's prepare set it
-    controller.on_write = write
-    controller.on_settle = settle
-    events = ScriptedQueue(clock, [(101.0, lambda: loop.stop())])
-    loop = Loop(controller, Display(controller.log), RecordingNotifier(), events=events,
-                clock=clock)
-    loop.emit(ControlPressed(Control.SELECT))
-    loop.run()
-    assert controller.log == [
-        "frame", "prepare", "settle", "send",
-        "handle ControlPressed control=select", "frame", "prepare", "written", "settle", "send",
-    ]
-    assert threads == {"write": threading.current_thread().name, "prepare": "frame-drawing"}
-
-
-def test_a_frame_that_fails_to_draw_beside_the_write_raises_in_the_loop() -> None:
-    clock = FakeClock()
-    controller = RecordingController()
-    controller.on_write = lambda: controller.log.append("written")
-    broken = {"now": False}
-
-    class Display(PreparingDisplay):
-        def prepare(self, image: Image.Image) -> Callable[[], None]:
-            if broken["now"]:
-                raise ValueError("a bug in drawing")
-            return super().prepare(image)
-
-    def on_handle(event: Event) -> None:
-        broken["now"] = True
-
-    controller.on_handle = on_handle
-    events = ScriptedQueue(clock, [(101.0, lambda: loop.stop())])
-    loop = Loop(controller, Display(controller.log), RecordingNotifier(), events=events,
-                clock=clock)
-    loop.emit(ControlPressed(Control.SELECT))
-    with pytest.raises(ValueError, match="a bug in drawing"):
-        loop.run()
-    assert sorted(controller.log[-2:]) == ["frame", "written"]  # the write ran to its end
-    assert not any(t.name == "frame-drawing" for t in threading.enumerate())
 
 
 def test_the_watchdog_is_pinged_at_half_its_timeout_while_idle() -> None:
@@ -358,24 +242,3 @@ def test_sigterm_stops_the_loop_after_the_current_event() -> None:
     assert signal.getsignal(signal.SIGTERM) is before
     assert controller.log == ["frame", "handle ControlPressed control=select", "frame"]
     assert [text for _, text in notifier.sent] == ["READY=1", "STOPPING=1"]
-
-
-def test_work_the_thread_has_not_started_when_meanwhile_ends_is_done_by_the_caller() -> None:
-    """A busy machine may not run the drawing thread in time: the caller, done with its own
-    part, then draws itself instead of waiting for the thread to get a processor."""
-    switch = sys.getswitchinterval()
-    sys.setswitchinterval(10.0)  # the thread cannot take the GIL from a caller that keeps it
-    beside: Beside[str] = Beside("drawing")
-    here = threading.current_thread().name
-    try:
-        # meanwhile keeps the GIL: the thread, woken, cannot start, and the caller takes over
-        assert beside.run(lambda: threading.current_thread().name, lambda: sum(range(999))) \
-            == (here, sum(range(999)))
-        # meanwhile lets go of the GIL (as a commit does): the thread does the work
-        assert beside.run(lambda: threading.current_thread().name, lambda: time.sleep(0.05)) \
-            == ("drawing", None)
-        assert beside.run(lambda: threading.current_thread().name, lambda: 1) == (here, 1)
-    finally:
-        sys.setswitchinterval(switch)
-        beside.close()
-    assert not any(thread.name == "drawing" for thread in threading.enumerate())

@@ -72,7 +72,6 @@ class Table:
         for event in events:
             self.referee.handle(event)
         self.referee.frame()
-        self.referee.settle()
         return self.referee.view()
 
     def press(self, *controls: Control) -> View:

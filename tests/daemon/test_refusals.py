@@ -2,8 +2,8 @@
 
 Everything an event will do is checked before anything is committed, so a Dalmatian throw
 that is refused does not leave its reroll behind; and a commit that fails takes its actions
-back from the game before the frame is shown. Through the loop, a frame is diffed while its
-actions commit and sent only once they are on disk.
+back from the game before the frame is shown. Through the loop, a frame is sent only once
+its actions are on disk.
 """
 
 from __future__ import annotations
@@ -56,12 +56,10 @@ def referee(tmp_path: Path) -> Iterator[Referee]:
         yield Referee(CONFIG, journal, game=game, render=blank)
 
 
-def send(referee: Referee, event: Event) -> Image.Image | None:
-    """Hand ``event`` to the referee as the loop does; the frame drawn in place of the
-    first one, if the commit failed."""
+def send(referee: Referee, event: Event) -> None:
+    """Hand ``event`` to the referee as the loop does: a new frame follows."""
     referee.handle(event)
     assert referee.frame() is not None
-    return referee.settle()
 
 
 def into_a_turn(referee: Referee) -> Dalmatian:
@@ -96,14 +94,16 @@ def test_a_commit_that_fails_is_taken_back_before_the_frame(referee: Referee) ->
         return sqlite3.SQLITE_OK
 
     referee.journal._db.set_authorizer(no_commit)
-    assert send(referee, DiceRolled((4, 4, 4, 4, 4), "serial")) is not None  # drawn again
+    send(referee, DiceRolled((4, 4, 4, 4, 4), "serial"))
     assert denied == ["COMMIT"]
     assert [str(a) for a in game.history] == before == journaled(referee.journal.path)
     view = referee.view()
     assert isinstance(view, GameView) and view.message is not None
     assert "not authorized" in view.message
     referee.journal._db.set_authorizer(None)
-    assert send(referee, DiceRolled((4, 4, 4, 4, 4), "serial")) is None  # the frame stands
+    send(referee, DiceRolled((4, 4, 4, 4, 4), "serial"))
+    view = referee.view()
+    assert isinstance(view, GameView) and view.message is None
     assert journaled(referee.journal.path) == [*before, "reroll 1-2-2-2-2", "roll 4-4-4-4-4"]
 
 
@@ -111,7 +111,6 @@ def test_the_loop_sends_a_frame_only_once_what_it_shows_is_on_disk(tmp_path: Pat
     path = tmp_path / "j.sqlite3"
     drawn: list[tuple[Image.Image, View]] = []
     sent: list[tuple[View, list[str], list[str]]] = []  # shown, on disk, played
-    pending_at_prepare: list[bool] = []
 
     def render(view: View) -> Image.Image:
         drawn.append((new_frame(), view))
@@ -124,16 +123,11 @@ def test_the_loop_sends_a_frame_only_once_what_it_shows_is_on_disk(tmp_path: Pat
             if deny else None)
 
     class Screen:
-        """Prepares as the OLED driver does; each send notes what another reader of the
-        journal finds at that moment."""
-
-        def prepare(self, image: Image.Image) -> Callable[[], None]:
-            pending_at_prepare.append(journal._pending is not None)
-            view = next(v for i, v in drawn if i is image)
-            return lambda: sent.append((view, journaled(path), [str(a) for a in game.history]))
+        """Each frame shown notes what another reader of the journal finds at that moment."""
 
         def show(self, image: Image.Image) -> None:
-            self.prepare(image)()
+            view = next(v for i, v in drawn if i is image)
+            sent.append((view, journaled(path), [str(a) for a in game.history]))
 
     throws = [(6, 6, 6, 6, 6), (1, 1, 1, 1, 1), (3, 3), (1, 2, 2, 2, 2), (4, 4, 4, 4, 4)]
     with Journal.open(path) as journal:
@@ -151,7 +145,7 @@ def test_the_loop_sends_a_frame_only_once_what_it_shows_is_on_disk(tmp_path: Pat
         loop.run()
     for _, on_disk, played in sent:
         assert on_disk == played  # nothing shown that a power cut would lose
-    assert pending_at_prepare.count(True) == len(throws) + 1  # diffed while committing
+    assert len(sent) == 1 + len(throws) + 1  # the first frame, and one an event
     denied = sent[-2][0]  # the frame for the throw whose commit failed says why...
     assert isinstance(denied, GameView) and denied.message is not None
     assert "not authorized" in denied.message

@@ -92,3 +92,18 @@ def test_random_games_end_and_replay(name: str) -> None:
         assert snapshot(cls.replay(state.setup, state.history)) == snapshot(state)
         lengths.append(len(state.history))
     assert min(lengths) > 0
+
+
+@pytest.mark.parametrize("name", list(games.REGISTRY))
+def test_a_game_is_found_by_its_name_or_title_in_any_case(name: str) -> None:
+    cls = games.game_class(name)
+    for typed in (name.upper(), cls.TITLE, cls.TITLE.upper(), cls.TITLE.lower().replace(" ", "-"),
+                  f" {cls.TITLE.lower().replace(' ', '_')} "):
+        assert games.game_class(typed) is cls, typed
+    with pytest.raises(games.UnknownGameError, match="no game 'chess'; games: centennial, "):
+        games.game_class("chess")
+
+
+def test_the_rule_sheets_other_names_find_their_game() -> None:
+    assert games.game_class("Ohio") is games.game_class("Martinetti") is games.game_class(
+        "centennial")

@@ -104,12 +104,6 @@ class Recorder:
     def frame(self) -> Image.Image | None:
         return None
 
-    def pending_write(self) -> None:
-        return None
-
-    def settle(self) -> Image.Image | None:
-        return None
-
 
 class TableTime:
     """The loop's queue on a manual clock: a wait moves the clock by its timeout."""

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from night_parts import HUB_USER, MOSQUITTO, MOSQUITTO_PASSWD, Broker, Hub, Table, missing
+from night_parts import (
+    CHROMIUM,
+    HUB_USER,
+    MOSQUITTO,
+    MOSQUITTO_PASSWD,
+    Broker,
+    Hub,
+    Table,
+    missing,
+)
 
 TABLE_NAMES = ("Table 1", "Table 2", "Table 3", "Table 4")
 
@@ -43,3 +53,18 @@ def tables(tmp_path: Path, broker: Broker) -> Iterator[list[Table]]:
     for table in made:
         if table.publisher is not None:
             table.publisher.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's headless Chromium, driven by Playwright."""
+    if CHROMIUM is None:
+        missing("chromium-headless-shell")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("playwright", "pyproject leaves it out on 32-bit ARM: greenlet has no wheel")
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()

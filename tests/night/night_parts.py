@@ -26,6 +26,7 @@ from firmware_host.night.broker import free_port
 
 ROOT = Path(__file__).parents[2]
 SHIPPED = ROOT / "systemd" / "mosquitto"
+NIGHT_CERTS = str(ROOT / "systemd" / "night-certs.sh")
 SBIN = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/usr/local/sbin"])
 MOSQUITTO = shutil.which("mosquitto", path=SBIN)
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd", path=SBIN)
@@ -35,6 +36,10 @@ KEEPALIVE_S = 2
 # The broker drops a silent client after 1.5 keep-alives; mosquitto 2.0 looks about once a
 # second or two, so a cut-off table is offline within this
 OFFLINE_WITHIN_S = 1.5 * KEEPALIVE_S + 3
+
+CHROMIUM = next((path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
+                 if Path(path).exists()), None)
+PHONE = {"width": 390, "height": 844}
 
 T = TypeVar("T")
 
@@ -73,11 +78,23 @@ class Broker:
 
     folder: Path
     port: int = field(default_factory=free_port)
+    tls_port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
+        """The plain listener, which the shipped config keeps for the hub on its machine."""
         return f"mqtt://127.0.0.1:{self.port}"
+
+    @property
+    def tls_url(self) -> str:
+        """The TLS listener the tables use over the network."""
+        return f"mqtts://127.0.0.1:{self.tls_port}"
+
+    @property
+    def ca(self) -> Path:
+        """The night's certificate authority, which a table trusts."""
+        return self.folder / "certs" / "night-ca.crt"
 
     @property
     def log(self) -> str:
@@ -91,11 +108,18 @@ class Broker:
             subprocess.run([MOSQUITTO_PASSWD, "-b", str(passwd), user, PASSWORD], check=True,
                            capture_output=True)
         passwd.chmod(0o600)
+        certs = self.folder / "certs"
+        subprocess.run([NIGHT_CERTS, str(certs), "localhost", "127.0.0.1"], check=True,
+                       capture_output=True)
         lines = []
         for line in (SHIPPED / "table-companion.conf").read_text().splitlines():
             key = line.split(" ")[0]
-            if key == "listener":
+            if line == "listener 8883":
+                line = f"listener {self.tls_port} 127.0.0.1"
+            elif key == "listener":
                 line = f"listener {self.port} 127.0.0.1"
+            elif key in ("certfile", "keyfile"):
+                line = f"{key} {certs / Path(line.split(' ')[1]).name}"
             elif key == "password_file":
                 line = f"password_file {passwd}"
             elif key == "acl_file":
@@ -116,8 +140,7 @@ class Broker:
         assert self.process is not None
         if self.process.poll() is not None:
             raise AssertionError(f"mosquitto exited: {self.log[-2000:]}")
-        with socket.socket() as probe:
-            return probe.connect_ex(("127.0.0.1", self.port)) == 0
+        return all(_accepts(port) for port in (self.port, self.tls_port))
 
     def stop(self, sig: signal.Signals = signal.SIGTERM) -> None:
         """Stop it: SIGTERM saves its persistence file, SIGKILL does not."""
@@ -129,6 +152,11 @@ class Broker:
     def forget(self) -> None:
         """Remove the persistence file: the next start knows no retained message."""
         (self.folder / "mosquitto.db").unlink(missing_ok=True)
+
+
+def _accepts(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
 @dataclass
@@ -174,6 +202,7 @@ class Table:
     broker: Broker
     password: str = PASSWORD
     publisher: Tool | None = None
+    broker_url: str = ""  # '' for the broker's plain listener
 
     @property
     def id(self) -> str:
@@ -192,8 +221,9 @@ class Table:
         private(self.folder / "password", self.password + "\n")
         names = ", ".join(json.dumps(n) for n in self.players)
         self.config.write_text(f'players = [{names}]\njournal = "journal.sqlite3"\n'
-                               f'[night]\ntable = "{self.name}"\nbroker = "{self.broker.url}"\n'
-                               'credentials = "password"\n')
+                               f'[night]\ntable = "{self.name}"\n'
+                               f'broker = "{self.broker_url or self.broker.url}"\n'
+                               f'credentials = "password"\nca = "{self.broker.ca}"\n')
         return self
 
     def play(self, scenario: str = "dalmatian", seed: int = 1) -> None:
@@ -264,14 +294,18 @@ class Hub:
         return next((t for t in self.night()["tables"] if t["id"] == table_id), None)
 
 
-def mqtt_client(broker: Broker, user: str, password: str = PASSWORD) -> Any:
-    """A plain paho client logged in as ``user``, connected (or refused) before it returns;
-    its ``refused`` attribute holds the broker's reason, if any."""
+def mqtt_client(broker: Broker, user: str, password: str = PASSWORD, *, client_id: str = "",
+                port: int = 0, tls: bool = False) -> Any:
+    """A paho client logged in as ``user`` (at the plain listener unless ``tls``, at
+    ``port`` if given), connected (or refused) before it returns; its ``refused`` attribute
+    holds the broker's reason, if any."""
     import paho.mqtt.client as paho
     from paho.mqtt.enums import CallbackAPIVersion
 
-    client = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"test-{user}")
+    client = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"test-{user}")
     client.username_pw_set(user, password)
+    if tls:
+        client.tls_set(ca_certs=str(broker.ca))
     client.refused = None
     answered = threading.Event()
 
@@ -280,7 +314,8 @@ def mqtt_client(broker: Broker, user: str, password: str = PASSWORD) -> Any:
         answered.set()
 
     client.on_connect = on_connect
-    client.connect("127.0.0.1", broker.port, keepalive=KEEPALIVE_S)
+    client.connect("127.0.0.1", port or (broker.tls_port if tls else broker.port),
+                   keepalive=KEEPALIVE_S)
     client.loop_start()
     assert answered.wait(5), "the broker did not answer"
     return client

@@ -87,6 +87,8 @@ def test_the_store_keeps_each_game_once_whatever_the_order(tmp_path: Path) -> No
     store.close()
     again = Store.open(tmp_path / "night.sqlite3")  # a restarted hub has the night at once
     assert again.night() == night
+    again.tonight = "2026-01-01"  # the host's choice of night: another night, with no games
+    assert (again.night().night, again.night().games) == ("2026-01-01", ())
 
 
 def test_a_game_taken_back_is_dropped_and_stale_messages_are_ignored(tmp_path: Path) -> None:

@@ -9,34 +9,14 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from night_parts import OFFLINE_WITHIN_S, ROOT, Hub, Table, missing, until
+from night_parts import OFFLINE_WITHIN_S, PHONE, ROOT, Hub, Table, until
 
 from firmware_host.journal import Journal
 
-CHROMIUM = next((path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
-                 if Path(path).exists()), None)
-PHONE = {"width": 390, "height": 844}
 LIVE_WITHIN_S = 2.0  # a finished game on an open page, after the table committed it
 SHOT = ROOT / "build" / "night" / "page-390x844.png"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if CHROMIUM is None:
-        missing("chromium-headless-shell")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("playwright", "pyproject leaves it out on 32-bit ARM: greenlet has no wheel")
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
 
 
 def ended_at(table: Table) -> dict[str, float]:

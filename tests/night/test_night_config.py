@@ -30,10 +30,11 @@ def test_a_night_section_is_read_with_defaults_for_what_it_leaves_out() -> None:
 
 def test_every_key_is_read() -> None:
     night = parse('[night]\ntable = "Green Room"\nbroker = "mqtts://10.0.0.5:8884"\n'
-                  'credentials = "secret/mqtt"\npage = "https://night.example/"\n', FILE).night
+                  'credentials = "secret/mqtt"\npage = "https://night.example/"\n'
+                  'ca = "night/ca.crt"\n', FILE).night
     assert night == NightConfig("Green Room", "mqtts://10.0.0.5:8884",
                                 Path("/etc/table-companion/secret/mqtt"),
-                                "https://night.example/")
+                                "https://night.example/", Path("/etc/table-companion/night/ca.crt"))
     assert night.page_url == "https://night.example/"
 
 
@@ -75,8 +76,9 @@ def test_the_password_file_must_exist_be_private_and_hold_a_password(tmp_path: P
 def test_the_shipped_night_example_reads_when_uncommented() -> None:
     text = (Path(__file__).parents[2] / "systemd" / "config.toml").read_text()
     head, _, tail = text.partition("# [night]")
-    keys = ("table", "broker", "credentials", "page")
+    keys = ("table", "broker", "credentials", "page", "ca")
     lines = ["[night]", *(line[2:] if line[2:].split(" ")[0] in keys else line
                           for line in tail.splitlines())]
     night = parse(head + "\n".join(lines), FILE).night
-    assert night == NightConfig("Table 2", page="http://hub.local:8080/")
+    assert night == NightConfig("Table 2", "mqtts://hub.local:8883",
+                                page="http://hub.local:8080/")

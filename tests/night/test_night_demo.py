@@ -4,6 +4,7 @@ until Ctrl-C, and one clear line when Mosquitto is missing."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -43,6 +44,31 @@ def test_the_demo_shows_three_tables_playing_and_stops_on_ctrl_c(tmp_path: Path)
         demo.send_signal(signal.SIGINT)
         assert demo.wait(timeout=20) == 0
         assert demo.stdout.read().strip().endswith("table-companion night: stopped")
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+            demo.wait()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_the_demo_removes_its_temporary_folder_when_stopped(
+        tmp_path: Path, stop: signal.Signals) -> None:
+    if MOSQUITTO is None:
+        missing("mosquitto")
+    demo = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "night", "--demo"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, env={**os.environ, "TMPDIR": str(tmp_path)})
+    try:
+        assert demo.stdout is not None
+        said = demo.stdout.readline() + demo.stdout.readline()
+        found = re.search(r"files and logs in (\S+) \(removed when it stops\)", said)
+        assert found is not None, said
+        folder = Path(found.group(1))
+        assert folder.parent == tmp_path
+        until(lambda: (folder / "table-1" / "frames").exists(), 30, "table 1 playing a game")
+        demo.send_signal(stop)
+        assert demo.wait(timeout=20) == 0
+        assert list(tmp_path.iterdir()) == []
     finally:
         if demo.poll() is None:
             demo.kill()

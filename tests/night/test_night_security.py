@@ -10,10 +10,12 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import replace
+from datetime import UTC, datetime
 
 import pytest
 from night_parts import HUB_USER, ROOT, Broker, Hub, Table, mqtt_client, send, until
 
+from firmware_host.journal import night_of
 from firmware_host.night import topics
 
 LIVE = topics.Live("table-2", "Table 2", "Dalmatian", ("Mallory", "Eve"), "Mallory", "roll",
@@ -25,17 +27,18 @@ def test_a_table_writes_only_its_own_topics_and_the_hub_only_reads(
     table1 = mqtt_client(broker, "table-1")
     send(table1, topics.live_topic("table-2"), topics.live_payload(LIVE))  # not its own
     send(table1, topics.status_topic("table-2"), b"online")
-    hub_user = mqtt_client(broker, HUB_USER)
+    hub_user = mqtt_client(broker, HUB_USER)  # the hub's login, so the hub is put off a while
     send(hub_user, topics.status_topic("table-3"), b"online")  # the hub may not write
+    hub_user.loop_stop()
+    hub_user.disconnect()
     send(table1, topics.live_topic("table-1"),  # its own: taken
          topics.live_payload(replace(LIVE, table="table-1", name="Table 1")))
     until(lambda: hub.table("table-1"), 5, "table 1's own live state at the hub")
     assert hub.table("table-2") is None and hub.table("table-3") is None
-    assert "Denied PUBLISH from test-table-1" in broker.log
-    assert "Denied PUBLISH from test-night_hub" in broker.log
-    for client in (table1, hub_user):
-        client.loop_stop()
-        client.disconnect()
+    assert "Denied PUBLISH from table-1" in broker.log  # a login's client id is its user
+    assert "Denied PUBLISH from night_hub" in broker.log
+    table1.loop_stop()
+    table1.disconnect()
 
 
 def test_a_wrong_password_is_refused_and_the_table_says_so(
@@ -146,3 +149,36 @@ def test_no_message_deafens_the_hub_live_retained_or_after_a_restart(
     for client in (table1, table2, table3):
         client.loop_stop()
         client.disconnect()
+
+
+def test_a_forged_date_hides_no_table(broker: Broker, hub: Hub, tables: list[Table]) -> None:
+    for table in tables[:2]:
+        table.publish()
+        table.play()
+    journals = tables[0].finished() | tables[1].finished()
+    until(lambda: set(hub.results()) == journals, 10, "both tables' games at the hub")
+    tonight = hub.night()["night"]
+    assert tonight == night_of(datetime.now().astimezone()).isoformat()
+
+    forger = mqtt_client(broker, "table-3")
+    now = datetime.now(UTC)
+    far = "9999-12-31T21:00:00+00:00"
+    game = topics.Game("table-3", "Table 3", 1, "Dalmatian", far, far, "9999-12-31",
+                       (topics.Player(0, "Mallory", 99, 1),))
+    ahead = replace(game, id=2, started=now.isoformat(), ended=now.isoformat())  # dated only
+    send(forger, topics.game_topic("table-3", 1), topics.game_payload(game))
+    send(forger, topics.game_topic("table-3", 2), topics.game_payload(ahead))
+    live = replace(LIVE, table="table-3", name="Table 3", players=("Mallory",),
+                   turn="Mallory", finished=(1, 2), at="2099-01-01T00:00:00+00:00")
+    send(forger, topics.live_topic("table-3"), topics.live_payload(live))  # would freeze
+    send(forger, topics.live_topic("table-3"), topics.live_payload(
+        replace(live, moves=4, at=now.isoformat())))
+    until(lambda: len(hub.results()) == len(journals) + 1, 5, "the forger's one game shown")
+    night = hub.night()
+    assert night["night"] == tonight
+    assert set(hub.results()) == journals | {("table-3", 2, (("Mallory", 99, 1),))}
+    assert {row["name"] for row in night["standings"]} >= {"Ann", "Cat", "Mallory"}
+    assert (hub.table("table-3") or {})["live"]["moves"] == 4  # not frozen by 2099
+    assert night["rejected"] == 2  # 9999-12-31 and 2099
+    forger.loop_stop()
+    forger.disconnect()

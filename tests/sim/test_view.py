@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -72,17 +73,28 @@ def test_the_view_that_fits_is_chosen(columns: int, rows: int, choice: str,
 
 
 @pytest.mark.parametrize(("columns", "rows", "choice", "message"), [
-    (65, 30, AUTO, "Enlarge the terminal to 66x21 (it is 65x30); q quits"),
-    (80, 20, AUTO, "Enlarge the terminal to 66x21 (it is 80x20); q quits"),
-    (80, 24, "sextants", "Enlarge the terminal to 66x27 for --view sextants (it is 80x24); "
+    (65, 30, AUTO, "Enlarge the terminal to 66x22 (it is 65x30); q quits"),
+    (80, 20, AUTO, "Enlarge the terminal to 80x21 (it is 80x20); q quits"),
+    (66, 21, AUTO, "Enlarge the terminal to 66x22 (it is 66x21); q quits"),
+    (80, 24, "sextants", "Enlarge the terminal to 80x27 for --view sextants (it is 80x24); "
      "q quits"),
+    (66, 27, "sextants", "Enlarge to 66x28; q quits"),  # the long line would not fit
     (120, 40, "blocks", "Enlarge the terminal to 130x37 for --view blocks (it is 120x40); "
      "q quits"),
 ])
-def test_a_terminal_too_small_gets_one_line_with_the_size_needed(
+def test_a_terminal_too_small_gets_one_line_with_a_size_that_fits(
         columns: int, rows: int, choice: str, message: str) -> None:
-    assert choose(choice, columns, rows) == message
-    assert choose(choice, 40, 10) == f"Enlarge to {message.split()[4]}; q quits"
+    """The key help takes one row from 80 columns on and wraps to two below: the size named
+    is one where the view and the footer fit, at this width if it is wide enough."""
+    def footer(width: int) -> int:
+        return 2 if width >= 80 else 3
+
+    assert choose(choice, columns, rows, footer) == message
+    narrow = choose(choice, 40, 10, footer)
+    assert isinstance(narrow, str) and narrow.startswith("Enlarge to ")
+    for told in (message, narrow):
+        across, down = map(int, re.findall(r"(\d+)x(\d+)", told)[0])
+        assert not isinstance(choose(choice, across, down, footer), str), told
 
 
 def test_the_footer_is_cut_to_the_width_and_the_frame_drawn_once() -> None:
