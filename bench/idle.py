@@ -45,6 +45,7 @@ IDLE_S = 10.0
 PRESSES = 40
 GOAL_CPU_PERCENT = 0.2
 GOAL_MS = 2.0
+WAIT_S = 5.0
 
 
 class Blank:
@@ -58,9 +59,12 @@ def cpu_percent(seconds: float) -> float:
     return round((time.process_time() - start_cpu) / (time.perf_counter() - start) * 100, 3)
 
 
-def latencies(act: Callable[[], None], undo: Callable[[], None], handled: list[float],
-              count: int = PRESSES, before: Callable[[], None] | None = None) -> dict[str, float]:
-    """From ``act`` to the referee, ``count`` times; ``before`` comes first, outside the time."""
+def latencies(what: str, act: Callable[[], None], undo: Callable[[], None],
+              handled: list[float], count: int = PRESSES,
+              before: Callable[[], None] | None = None) -> dict[str, float]:
+    """From ``act`` to the referee, ``count`` times; ``before`` comes first, outside the time.
+    An event that never reaches the referee ends the bench with a message naming ``what``
+    was waited for, rather than waiting for ever."""
     found = []
     for _ in range(count):
         if before is not None:
@@ -69,7 +73,11 @@ def latencies(act: Callable[[], None], undo: Callable[[], None], handled: list[f
         seen = len(handled)
         start = time.perf_counter()
         act()
+        deadline = start + WAIT_S
         while len(handled) == seen:
+            if time.perf_counter() > deadline:
+                raise SystemExit(f"idle bench: {what} did not reach the referee within "
+                                 f"{WAIT_S:g} s (try {len(found) + 1} of {count})")
             time.sleep(0.0002)
         found.append((handled[seen] - start) * 1000)
         undo()
@@ -100,10 +108,12 @@ def main() -> None:
         runner.start()
         time.sleep(1.0)
         idle_empty = [cpu_percent(IDLE_S) for _ in range(3)]
-        knob = latencies(lambda: table.turn(1), lambda: table.turn(-1), handled)
-        press = latencies(lambda: table.press(Control.SELECT),
+        knob = latencies("a turn of the knob", lambda: table.turn(1), lambda: table.turn(-1),
+                         handled)
+        press = latencies("a press of SELECT", lambda: table.press(Control.SELECT),
                           lambda: table.release(Control.SELECT), handled)
-        roll = latencies(lambda: table.release(Control.ROLL), lambda: None, handled,
+        roll = latencies("the throw of a 50 ms click of ROLL",
+                         lambda: table.release(Control.ROLL), lambda: None, handled,
                          before=lambda: table.press(Control.ROLL))
         table.place(2, 3)
         time.sleep(0.5)

@@ -10,7 +10,8 @@ one end of a pty pair. A thread plays the device on the other end and writes
   at the first read of the release: no debounce wait) to the loop having handled the throw
   and drawn the frame after it, during the flood and, for comparison, on a quiet table.
 - ``rss_growth_mib``: VmRSS after the flood minus VmRSS before it (after a warm-up).
-- ``last_throw_s``: from the device's last write to the 6-6-6 throw being handled.
+- ``last_throw_s``: from the device's last write to the 6-6-6 throw being handled (goal: it is
+  handled; a throw lost names what was waited for in ``last_throw_lost``).
 - ``dropped_lines``: the flood lines the throttle dropped (the rest were handled).
 """
 
@@ -44,6 +45,8 @@ CLICK_S = 0.08  # a quick click: down this long
 QUIET_PRESSES = 20
 TARGETS = {"press_to_screen_ms_max": 50.0, "rss_growth_mib": 2.0}
 LAST = (6, 6, 6)
+WAIT_S = 5.0
+LAST_THROW_WAIT_S = 30.0
 
 
 def rss_kib() -> int:
@@ -95,7 +98,11 @@ def press(table: MockTable, timed: Timed) -> float:
     time.sleep(CLICK_S)
     start = time.perf_counter()
     table.release(Control.ROLL)
-    drawn = timed.drawn.get(timeout=5.0)
+    try:
+        drawn = timed.drawn.get(timeout=WAIT_S)
+    except queue.Empty:
+        raise SystemExit(f"serial flood bench: no frame within {WAIT_S:g} s after a click of "
+                         "ROLL (the throw was lost or the loop is stuck)") from None
     time.sleep(PRESS_EVERY_S)  # released long enough to debounce before the next click
     return (drawn - start) * 1000
 
@@ -144,7 +151,7 @@ def run(folder: Path) -> dict[str, Any]:
         flooded: list[float] = []
         while device.is_alive():
             flooded.append(press(table, timed))
-        deadline = time.perf_counter() + 30
+        deadline = time.perf_counter() + LAST_THROW_WAIT_S
         while timed.last_throw is None and time.perf_counter() < deadline:
             time.sleep(0.01)
         after = rss_kib()
@@ -170,7 +177,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         result = run(Path(folder))
     flood_max = result["press_to_screen_ms"]["flood"]["max"]
+    if result["last_throw_s"] is None:
+        result["last_throw_lost"] = (f"the {LAST} throw sent after the flood was not handled "
+                                     f"within {LAST_THROW_WAIT_S:g} s")
     result["goals"] = {
+        "last_throw_handled": {"value": result["last_throw_s"] is not None, "goal": True,
+                               "ok": result["last_throw_s"] is not None},
         "press_to_screen_during_flood_max_ms": {
             "value": flood_max, "goal": TARGETS["press_to_screen_ms_max"],
             "ok": flood_max <= TARGETS["press_to_screen_ms_max"]},

@@ -58,7 +58,7 @@ class DiceButton:
         self._ticks = ticks
         self._rng = rng if rng is not None else random.SystemRandom()
         self._button = DebouncedButton(
-            pin, factory, ticks(), name="dice button", on_press=self._roll,
+            pin, factory, ticks, name="dice button", on_press=self._roll,
             on_hold=None if hold_time is None else self._hold, hold_time=hold_time,
             debounce=debounce, waker=waker)
 

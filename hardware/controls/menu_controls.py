@@ -41,12 +41,11 @@ class Controls:
         holds = dict(hold_times or {})
         self._ticks = ticks
         self._encoder: RotaryEncoder | None = None
-        now = ticks()
         self._buttons: list[DebouncedButton] = []
         try:
             for control, pin in buttons.items():
                 self._buttons.append(DebouncedButton(
-                    pin, factory, now, name=f"{control.name} button",
+                    pin, factory, ticks, name=f"{control.name} button",
                     on_press=partial(emit, ControlPressed(control)),
                     on_hold=partial(emit, ControlHeld(control)) if control in holds else None,
                     hold_time=holds.get(control), debounce=debounce, waker=waker))

@@ -8,12 +8,14 @@ comes after the take queues a new wake-up, and one that came before is seen by t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from hardware.events import InputEdge
-from hardware.pins.driver_types import Emit
+from hardware.pins.driver_types import Emit, PinFactory, Ticks
 
 WAKE = InputEdge()
+ON_TIME_S = 0.001
 
 
 class Waker:
@@ -37,3 +39,21 @@ class Waker:
 def earliest(deadlines: Iterable[float | None]) -> float | None:
     """The first of the times drivers asked to be read again; None when none asked."""
     return min((d for d in deadlines if d is not None), default=None)
+
+
+def edge_clock(factory: PinFactory, ticks: Ticks) -> Callable[[Any], float]:
+    """Converts the ticks an edge callback is given (the pin library's time of the edge) to
+    the daemon's clock ``ticks``, by how long ago the edge was: called in the callback, it
+    gives the edge's own time however late the callback ran. A callback within
+    :data:`ON_TIME_S` of its edge is taken as on time: the debounce's times are tens of
+    milliseconds, and a test's manual clock then reads the mock pin's drive exactly (the mock
+    stamps the edge on the real clock, microseconds before its callback)."""
+
+    def convert(edge_ticks: Any) -> float:
+        now = ticks()
+        if edge_ticks is None:
+            return now
+        lag = factory.ticks_diff(factory.ticks(), edge_ticks)
+        return now - lag if lag > ON_TIME_S else now
+
+    return convert

@@ -15,15 +15,17 @@ answers an ERR with a full BOARD snapshot, so a cell change lost to a corrupted 
 recovered from the snapshot.
 
 A device that sends more lines than ``lines_per_second``, or than the loop has ``room`` for,
-floods: the oldest lines beyond are dropped unread (said once, with a count when it ends), so the
-table stays current and memory flat, and when it is calm again the bridge asks for a
-snapshot so a board's cells are right again.
+floods: its newest :data:`BACKLOG` lines wait for their turn and older ones are dropped
+unread (said once, with a count when it ends), so the table stays current and memory flat,
+and when it is calm again the bridge asks for a snapshot so a board's cells are right again.
+A throw made just after a flood is among the newest lines, so it is handled, never dropped.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+from collections import deque
 from collections.abc import Callable
 from contextlib import suppress
 from functools import cache, partial
@@ -55,6 +57,8 @@ WRITE_TIMEOUT = 0.5
 room first: how long a write may wait before the device is taken as gone."""
 LINES_PER_SECOND = 200
 """More than any dice reader or board sends (a snapshot after each ERR included)."""
+BACKLOG = 64
+"""Lines read but not yet taken (a third of a second at the line rate): the newest win."""
 CALM_S = 1.0
 """A flood is over after this long without a dropped line."""
 
@@ -130,6 +134,7 @@ class SerialBridge:
         self._port: SerialPort | None = None
         self._out = Outgoing(url)
         self._splitter = LineSplitter()
+        self._backlog: deque[bytes | None] = deque()  # read, waiting for the throttle
         self._hello_due = 0.0
         self._flood: tuple[float, int] | None = None  # (last drop, lines dropped)
         self._occupied: set[tuple[int, int]] = set()  # kept across reconnects
@@ -161,13 +166,17 @@ class SerialBridge:
         except OSError as err:
             self._lost(now, err)
             return
-        lines = self._splitter.feed(data)
-        taken = self._throttle.grant(now, min(len(lines), self._room()))
-        for line in lines[len(lines) - taken:]:  # in a flood the newest lines are the truth
-            self._take(line, now)
+        backlog = self._backlog
+        backlog.extend(self._splitter.feed(data))
+        granted = self._throttle.grant(now, min(len(backlog), self._room()))
+        dropped = max(0, len(backlog) - granted - BACKLOG)  # in a flood the newest lines
+        for _ in range(dropped):  # are the truth
+            backlog.popleft()
+        for _ in range(granted):
+            self._take(backlog.popleft(), now)
             if self._port is None:
                 return
-        self._flooding(now, len(lines) - taken)
+        self._flooding(now, dropped)
         self._bad.flush(now)
         if self.device is None and now >= self._hello_due:
             self._status.report(False, f"serial device on {self.url} does not answer HELLO; "

@@ -6,8 +6,12 @@ and at each time the button asks to be read again; so an action's time is its la
 
 from __future__ import annotations
 
+import importlib.util
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -39,7 +43,7 @@ class Rig:
         self._armed = True
         self._wakes: list[float] = []
         self.button = DebouncedButton(
-            PIN, factory, self.clock(), name="test button", on_press=self._act("press"),
+            PIN, factory, self.clock, name="test button", on_press=self._act("press"),
             on_hold=None if hold_time is None else self._act("hold"), hold_time=hold_time,
             waker=self._wake)
         self.due = self._poll()  # the loop reads every input once as it starts
@@ -327,3 +331,27 @@ def test_a_poll_made_for_another_input_reads_no_pin(monkeypatch: pytest.MonkeyPa
     assert reads[0] >= 1
     rig.drive(1.7, False)
     assert rig.acts == [("press", 1.7)]
+
+
+
+def late_clicks() -> ModuleType:
+    path = Path(__file__).parents[2] / "bench" / "late_clicks.py"
+    spec = importlib.util.spec_from_file_location("late_clicks_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+LATE = late_clicks()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([None, HOLD]))
+def test_every_click_counts_once_however_late_the_loop(seed: int,
+                                                       hold_time: float | None) -> None:
+    """Clicks of 30-300 ms read by a loop late by 0-200 ms at every read: each counts once."""
+    rng = random.Random(seed)
+    loop = LATE.LateLoop(hold_time, rng, late=0.2)
+    loop.play(LATE.clicks(rng, 100))
+    assert loop.acts == ["press"] * 100

@@ -189,6 +189,28 @@ def test_a_flooding_device_is_throttled_and_reported_and_a_button_keeps_its_plac
     assert dice + bridge.dropped_lines == FLOOD + 1
 
 
+def test_a_throw_just_after_a_flood_waits_its_turn_instead_of_being_dropped(pty: Pty) -> None:
+    """The flood empties the throttle's bucket; the throw that follows it at once finds no
+    token left, waits with the newest lines and is handled as the bucket fills again."""
+    events: list[Event] = []
+    bridge = SerialBridge(pty.path, events.append, open_port, lines_per_second=200)
+    bridge.poll(0.0)
+    os.write(pty.master, b"".join(encode_line(["DICE", 1 + n % 6]) for n in range(400)))
+    for _ in range(4):  # the flood read and taken as far as the bucket allows, at one time
+        select.select([pty.master], [], [], 0.2)
+        bridge.poll(0.0)
+    os.write(pty.master, LAST_THROW)
+    select.select([pty.master], [], [], 0.2)
+    now = 0.0
+    while now < 2.0:
+        bridge.poll(now)
+        now += POLL_INTERVAL
+    bridge.close()
+    dice = [e for e in events if isinstance(e, DiceRolled)]
+    assert dice[-1] == DiceRolled((6, 6, 6), "serial")
+    assert len(dice) + bridge.dropped_lines == 401
+
+
 class Frames:
     def show(self, image: Image.Image) -> None:
         pass
