@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.config import Config
-from firmware_host.journal import Journal
+from firmware_host.journal import Journal, Problem
 from firmware_host.loop import (
     POLL_INTERVAL,
     Clock,
@@ -73,6 +73,19 @@ def resume(journal: Journal) -> GameState[Any] | None:
     for problem in journal.problems:
         log.error("journal %s: %s", journal.path, problem)
     return game
+
+
+def damage_notice(problems: Sequence[Problem]) -> str:
+    """The journal's damage in one line for the screen: actions lost first, as the players
+    must know what to play again."""
+    lost = [p for p in problems if p.lost]
+    if lost:
+        said = ", ".join(f"{p.lost} of game #{p.game_id}" for p in lost)
+        return f"journal damage: actions lost ({said}), see the log"
+    damaged = sorted({p.game_id for p in problems if p.game_id is not None})
+    if not damaged:
+        return "journal damage: see the log"
+    return f"journal damage: game {', '.join(f'#{n}' for n in damaged)} set aside, see the log"
 
 
 def open_journal(path: Path, resources: ExitStack) -> Journal:
@@ -144,10 +157,7 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
         extras["sound"] = buzzer
     controller = make_controller(config, journal, game, inputs, lambda: loop.stop(), **extras)
     if journal.problems:  # the table hears of it too, not only the log
-        damaged = sorted({p.game_id for p in journal.problems if p.game_id is not None})
-        named = ", ".join(f"#{n}" for n in damaged) or "the file"
-        events.put(DeviceStatus("journal", True, f"journal damage: game {named} set aside, "
-                                                 "see the log"))
+        events.put(DeviceStatus("journal", True, damage_notice(journal.problems)))
 
     def poll_inputs(now: float) -> float | None:
         # with a serial board the device scans it; the matrix pins are left alone

@@ -55,6 +55,7 @@ from firmware_host.journal.schema import (
 )
 from firmware_host.journal.snapshots import SNAPSHOT_EVERY, Snapshots
 from firmware_host.journal.threads import IDLE_CHECKPOINT_S, Checkpointer
+from firmware_host.journal.wal import LogDamage, Shown, inspect, recover
 from games import game_class
 from games.core import GameState, Result, Setup
 from games.errors import GameError, GameOverError
@@ -184,6 +185,7 @@ class Journal:
         self._current: _Current | None = None
         self._snapshots = Snapshots()
         self._checkpointer = checkpointer
+        self._shown: Shown | None = None  # the note of the last commit shown (the daemon's)
 
     # -- opening and closing --------------------------------------------------------------
 
@@ -194,14 +196,24 @@ class Journal:
 
         ``salvage`` (the daemon): a file SQLite finds damaged is moved aside and every game
         in it that can be read and checked is copied into a new journal at ``path``
-        (:mod:`~firmware_host.journal.salvage`); what happened is in :attr:`problems`."""
+        (:mod:`~firmware_host.journal.salvage`); what happened is in :attr:`problems`.
+        Either way its log is read first, and actions SQLite would drop are recovered or
+        named (:mod:`~firmware_host.journal.wal`)."""
+        def stamp() -> str:  # for copies of damaged files, made only when there is damage
+            return clock().strftime("%Y%m%dT%H%M%S")
+
+        shown = Shown(path)
+        log_damage, last_shown = inspect(path, stamp), shown.read()
         try:
-            return cls._connect(path, "rwc", clock, idle_checkpoint)
+            journal = cls._connect(path, "rwc", clock, idle_checkpoint)
         except JournalError as err:
             if not salvage or err.failure is not Failure.DAMAGED:
                 raise
             damage = err.damage
-        aside = move_aside(path, clock().strftime("%Y%m%dT%H%M%S"))
+        else:
+            journal._recover_log(log_damage, last_shown, shown, stamp)
+            return journal
+        aside = move_aside(path, stamp())
         saved, lost = read_back(aside)
         journal = cls._connect(path, "rwc", clock, idle_checkpoint)
         try:
@@ -213,7 +225,22 @@ class Journal:
                                           f"file is moved aside as "
                                           f"{aside.name} and {len(saved)} games that check out "
                                           "are copied into a new journal"), *lost]
+        journal._recover_log(None, last_shown, shown, stamp)
         return journal
+
+    def _recover_log(self, damage: LogDamage | None, last_shown: dict[int, int], shown: Shown,
+                     stamp: Callable[[], str]) -> None:
+        """Add what :func:`~firmware_host.journal.wal.recover` reads back from a damaged
+        log, name what it cannot, and note each commit from now on in ``shown``."""
+        try:
+            with sqlite_errors(self.path):
+                for problem in recover(self._db, self.path, damage, last_shown, stamp):
+                    self._report(problem)
+                self._current = self._load_current()
+        except JournalError:
+            self.close()
+            raise
+        self._shown = shown
 
     def _restore(self, saved: list[Saved]) -> None:
         with sqlite_errors(self.path):
@@ -323,6 +350,8 @@ class Journal:
         """Close the file; the last close folds the write-ahead log back into it."""
         if self._checkpointer is not None:
             self._checkpointer.close()
+        if self._shown is not None:
+            self._shown.close()
         self._db.close()
 
     def __enter__(self) -> Journal:
@@ -350,6 +379,9 @@ class Journal:
         return self.clock().isoformat(timespec="milliseconds")
 
     def _wrote(self, ended: bool) -> None:
+        if self._shown is not None:
+            current = self._current
+            self._shown.note(*((current.id, current.count) if current else (0, 0)))
         if self._checkpointer is not None:
             self._checkpointer.wrote(ended)
 
@@ -438,6 +470,7 @@ class Journal:
         current.count = count - 1
         current.last = current.seed if row is None else row[0]
         current.finished = False
+        self._wrote(False)
         return undone
 
     def abandon(self) -> None:

@@ -51,6 +51,7 @@ class Problem:
 
     game_id: int | None
     text: str
+    lost: int = 0  # actions that could not be read back (the game itself is kept)
 
     def __str__(self) -> str:
         return self.text if self.game_id is None else f"game #{self.game_id}: {self.text}"

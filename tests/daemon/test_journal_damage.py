@@ -11,10 +11,19 @@ from pathlib import Path
 import pytest
 from journal_helpers import FakeClock, new_game, play, register_highdie
 
+from firmware_host.daemon import damage_notice
 from firmware_host.journal import Journal, Problem, standings
 from firmware_host.journal.records import action_hash
 from firmware_host.journal.schema import MIGRATIONS
 from firmware_host.journal.threads import CHECKPOINT_WRITES
+from firmware_host.journal.wal import (
+    FRAME_HEADER,
+    WAL_HEADER,
+    action_row,
+    page_rows,
+    read_log,
+    wal_path,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -204,3 +213,136 @@ def test_a_long_game_keeps_the_log_from_growing(tmp_path: Path) -> None:
     assert sizes[0] < sizes[CHECKPOINT_WRITES // 8] < sizes[CHECKPOINT_WRITES // 4]  # it grew
     # 384 commits, a page or so each, in a log that never holds more than the pages of 128
     assert max(sizes) <= 2 * CHECKPOINT_WRITES * frame
+
+
+# -- a bad block in the write-ahead log ---------------------------------------------------
+# Each frame of a game's ``-wal`` damaged in turn (a flipped bit, a cut, a zeroed 512-byte
+# sector): SQLite replays only up to the damage; the journal recovers the actions of intact
+# frames after it that chain to the last action read back, names every action it cannot
+# read back, and alters none.
+
+ACTIONS = 60  # within one log: the checkpointer restarts it every 64 commits
+GAME = 2
+
+
+def killed(folder: Path) -> tuple[Path, dict[int, list[str]]]:
+    """A finished game, then one in progress of ``ACTIONS`` actions, its files copied while
+    the journal is open (as a pulled plug leaves them); the actions as played."""
+    path = folder / "j.sqlite3"
+    kept = folder / "killed"
+    kept.mkdir()
+    with Journal.open(path, FakeClock(), idle_checkpoint=3600) as journal:
+        first = new_game()
+        journal.start(first)
+        play(journal, first, "roll 6", "bank")
+        game = new_game(target=10)
+        journal.start(game)
+        for n in range(ACTIONS // 2):
+            play(journal, game, f"roll {1 + n % 6}", "pass")
+        for made in path.parent.glob("j.sqlite3*"):
+            shutil.copy2(made, kept / made.name)
+        played = {1: [str(a) for a in first.history], GAME: [str(a) for a in game.history]}
+    return kept / path.name, played
+
+
+def rows_of(path: Path, game: int = GAME) -> list[tuple[int, str]]:
+    db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
+    try:
+        if not db.execute("SELECT 1 FROM sqlite_schema WHERE name = 'actions'").fetchone():
+            return []  # the log that made the tables is lost too
+        return db.execute("SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq",
+                          (game,)).fetchall()
+    finally:
+        db.close()
+
+
+def damage(wal: Path, frame: int, page_size: int, how: str) -> None:
+    data = bytearray(wal.read_bytes())
+    start = WAL_HEADER + frame * (FRAME_HEADER + page_size)
+    middle = start + FRAME_HEADER + page_size // 2
+    if how == "flip":
+        data[middle] ^= 0x10
+    elif how == "cut":
+        del data[middle:]
+    else:
+        sector = middle // 512 * 512
+        data[sector:sector + 512] = bytes(512)
+    wal.write_bytes(bytes(data))
+
+
+def test_every_frame_damaged_in_turn_loses_nothing_silently_and_alters_nothing(
+        tmp_path: Path) -> None:
+    original, played = killed(tmp_path)
+    wal_bytes = wal_path(original).read_bytes()
+    log = read_log(wal_bytes)
+    assert log is not None and log.replayed == len(log.frames) > ACTIONS
+    page_size = len(log.frames[0].page)
+    seqs = [{found[1] for row in page_rows(f.page, f.page_number)
+             if (found := action_row(row)) is not None and found[0] == GAME}
+            for f in log.frames]  # the actions of the game each frame holds
+    silently = altered = trials = 0
+    intact_after = recovered = 0
+    for frame in range(len(log.frames)):
+        for how in ("flip", "cut", "zero"):
+            trials += 1
+            folder = tmp_path / f"{frame}-{how}"
+            folder.mkdir()
+            for made in original.parent.iterdir():
+                shutil.copy2(made, folder / made.name)
+            path = folder / original.name
+            damage(wal_path(path), frame, page_size, how)
+            plain = folder / "plain.sqlite3"  # what SQLite alone reads back
+            shutil.copy2(path, plain)
+            shutil.copy2(wal_path(path), wal_path(plain))
+            kept_by_sqlite = len(rows_of(plain))
+            later = set().union(*seqs[frame + 1:]) if how != "cut" else set()
+            with Journal.open(path, FakeClock(), salvage=True) as journal:
+                state = journal.resume()
+                problems = list(journal.problems)
+            for game, actions in played.items():
+                back = rows_of(path, game)
+                assert [seq for seq, _ in back] == list(range(1, len(back) + 1))
+                altered += sum(action != actions[seq - 1] for seq, action in back)
+                lost = len(actions) - len(back)
+                told = sum(p.lost for p in problems if p.game_id == game)
+                assert told == lost, (frame, how, game, problems)
+                silently += max(0, lost - told)
+                if lost:
+                    assert any(folder.glob("j.sqlite3.damaged-*")), "the damaged files are kept"
+            back = rows_of(path)
+            if back:  # the game in progress is back, as far as it could be read
+                assert state is not None and [str(a) for a in state.history] == [
+                    a for _, a in back]
+            wanted = {seq for seq in later if seq > kept_by_sqlite}
+            intact_after += len(wanted)
+            recovered += len({seq for seq, _ in back} & wanted)
+    assert trials == 3 * len(log.frames)
+    assert (silently, altered) == (0, 0)
+    assert intact_after > 1000 and recovered >= 0.9 * intact_after, (recovered, intact_after)
+
+
+def test_a_pulled_plug_alone_is_no_damage_and_a_lost_log_is_named(tmp_path: Path) -> None:
+    """The log of a journal killed mid-game reads back whole: nothing to say. The same log
+    deleted (or lost with a bad card) leaves the main file without the game's actions: the
+    note of what the table showed says how many."""
+    original, played = killed(tmp_path)
+    with Journal.open(original, FakeClock()) as journal:
+        assert journal.problems == []
+        state = journal.resume()
+    assert state is not None and [str(a) for a in state.history] == played[GAME]
+    (tmp_path / "again").mkdir()
+    again, _played = killed(tmp_path / "again")
+    wal_path(again).unlink()
+    kept = len(rows_of(again))  # what a checkpoint had copied into the main file
+    with Journal.open(again, FakeClock()) as journal:
+        problems = [(p.game_id, p.lost) for p in journal.problems]
+    assert kept < ACTIONS
+    assert problems == [(GAME, ACTIONS - kept)]  # the finished game was checkpointed as it ended
+
+
+def test_the_screen_names_lost_actions_first() -> None:
+    assert damage_notice([Problem(2, "...", lost=5), Problem(1, "...")]) == (
+        "journal damage: actions lost (5 of game #2), see the log")
+    assert damage_notice([Problem(3, "..."), Problem(None, "...")]) == (
+        "journal damage: game #3 set aside, see the log")
+    assert damage_notice([Problem(None, "...")]) == "journal damage: see the log"
