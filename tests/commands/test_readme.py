@@ -1,0 +1,143 @@
+"""What the README tells a newcomer, checked against the thing itself: the pin maps and the
+games they sense (from wiring/), the example config (it names the players of a game started
+in the simulator), and the terminal sizes each view needs (measured in a pseudo-terminal)."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+import games
+from firmware_host.journal import Journal
+from firmware_host.sensing import recogniser_for
+from firmware_host.sim.view import VIEWS
+from hardware.wiring.pinmap import DEFAULT_MAP, load_pin_map, map_names
+
+ROOT = Path(__file__).parents[2]
+README = (ROOT / "README.md").read_text()
+EXAMPLE = ROOT / "docs" / "examples" / "centennial-on-the-track.toml"
+COMMAND = str(Path(sys.executable).with_name("table-companion"))
+BOARDS = {"grid": "6x6 grid", "track": "12-box track"}
+
+
+def test_the_readmes_table_of_pin_maps_is_the_wiring() -> None:
+    rows = re.findall(r"^\| `([\w-]+)`(?: \(default\))? \| (.+?) \| (.+?) \| (.+?) \|$",
+                      README, flags=re.M)
+    table = {name: (board, sensed, holds) for name, board, sensed, holds in rows
+             if (board, sensed) != ("board", "sensed game")}
+    expected = {}
+    for name in map_names():
+        pins = load_pin_map(name)
+        layout = pins.matrix.layout
+        sensed = [games.game_class(game).TITLE for game in games.REGISTRY
+                  if recogniser_for(games.new_game(game), layout,
+                                    columns=len(pins.matrix.cols)) is not None]
+        holds = sum(control.value.startswith("hold") for control in pins.buttons)
+        expected[name] = (BOARDS[layout], " and ".join(sensed), str(holds or "none"))
+    assert table == expected
+    assert f"| `{DEFAULT_MAP}` (default) |" in README
+
+
+def test_the_example_config_names_the_players_of_a_game_in_the_simulator(
+        tmp_path: Path) -> None:
+    assert f"./run.sh sim --config {EXAMPLE.relative_to(ROOT)}" in README
+    journal = tmp_path / "journal.sqlite3"
+    with Terminal(80, 24, "sim", "--config", str(EXAMPLE), "--journal", str(journal)) as sim:
+        sim.wait_for("pin map pi40-track")
+        for _ in range(3):  # the game, the players, Start: as the README says
+            sim.type(b"\r")
+            time.sleep(0.3)
+        sim.type(b"q")
+        assert sim.wait() == 0
+    with Journal.open_existing(journal) as opened:
+        game = opened.resume()
+    assert game is not None and game.TITLE == "Centennial"
+    assert game.setup.names == ("Ann", "Ben", "Cat")
+
+
+@pytest.mark.parametrize(("view", "stated"), [
+    ("braille", "it needs 80x21, or 66x22 in a narrower terminal"),
+    ("sextants", "`--view sextants` (2x3\npixels a character, 80x27 or 66x28"),
+    ("blocks", "From 130x37 it is drawn in half blocks"),
+])
+def test_the_terminal_sizes_in_the_readme_are_the_smallest_that_draw(
+        view: str, stated: str, tmp_path: Path) -> None:
+    assert stated in README
+    sizes = [tuple(map(int, size)) for size in re.findall(r"(\d\d+)x(\d\d+)", stated)]
+    with Terminal(*sizes[0], "sim", "--view", view, "--journal",
+                  str(tmp_path / "journal.sqlite3")) as sim:
+        sim.wait_for("q quit")  # the first frame: from here on a resize is followed
+        for columns, rows in sizes:
+            smaller = [(columns, rows - 1)]
+            if columns == VIEWS[view].columns:
+                smaller.append((columns - 1, rows))
+            for size in smaller:
+                assert "Enlarge" in sim.resize(*size), (view, size)
+            assert "Enlarge" not in sim.resize(columns, rows), (view, columns, rows)
+        sim.type(b"q")
+        assert sim.wait() == 0
+
+
+class Terminal:
+    """``table-companion ARGS`` in a pseudo-terminal of a given size."""
+
+    def __init__(self, columns: int, rows: int, *args: str) -> None:
+        self.master, self.slave = os.openpty()
+        self.set_size(columns, rows)
+        self.child = subprocess.Popen([COMMAND, *args], stdin=self.slave, stdout=self.slave,
+                                      stderr=self.slave, start_new_session=True)
+        self.shown = bytearray()
+
+    def __enter__(self) -> Terminal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.child.poll() is None:
+            self.child.kill()
+            self.child.wait()
+        os.close(self.master)
+        os.close(self.slave)
+
+    def set_size(self, columns: int, rows: int) -> None:
+        fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+
+    def read(self, seconds: float, until: bytes | None = None) -> bytes:
+        start = len(self.shown)
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and (until is None or until not in self.shown[start:]):
+            if select.select([self.master], [], [], 0.05)[0]:
+                self.shown.extend(os.read(self.master, 65536))
+        return bytes(self.shown[start:])
+
+    def wait_for(self, text: str, seconds: float = 30) -> None:
+        start = len(self.shown)
+        self.read(seconds, text.encode())
+        assert text.encode() in self.shown[start:], self.shown.decode(errors="replace")
+
+    def resize(self, columns: int, rows: int) -> str:
+        """The screen drawn anew after the terminal becomes ``columns`` x ``rows``."""
+        self.read(0.2)
+        self.set_size(columns, rows)
+        self.child.send_signal(signal.SIGWINCH)  # the pty is not its controlling terminal
+        return self.read(3.0, b"\x1b[J").decode(errors="replace")
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def wait(self, seconds: float = 20) -> int:
+        """The exit status, reading on meanwhile: a child blocked on a full pty never ends."""
+        deadline = time.monotonic() + seconds
+        while self.child.poll() is None and time.monotonic() < deadline:
+            self.read(0.1)
+        return self.child.wait(timeout=1)
