@@ -158,10 +158,12 @@ def shipped_names() -> list[str]:
 
 
 def locate(name_or_path: str) -> Path:
-    """A shipped scenario by name (``demo``), or a scenario file."""
+    """A shipped scenario by name, in any case (``demo``, ``Dalmatian``), or a scenario
+    file."""
     if name_or_path.endswith(".toml") or "/" in name_or_path:
         return Path(name_or_path)
-    shipped = resources.files("firmware_host.sim").joinpath(f"scenarios/{name_or_path}.toml")
+    name = name_or_path.strip().lower()
+    shipped = resources.files("firmware_host.sim").joinpath(f"scenarios/{name}.toml")
     if not shipped.is_file():
         raise ScenarioError(f"no scenario {name_or_path!r}; shipped: "
                             f"{', '.join(shipped_names())} (or give the path of a .toml file)")

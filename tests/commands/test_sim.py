@@ -31,7 +31,7 @@ from firmware_host.referee import Referee
 from firmware_host.sim import scenario as scenarios
 from firmware_host.sim.keys import REPEAT_WAIT, Keyboard, decode
 from firmware_host.sim.runner import play
-from firmware_host.sim.scenario import ScenarioError
+from firmware_host.sim.scenario import ScenarioError, locate
 from games.core import GameState
 from hardware.controls.dice_button import DiceButton
 from hardware.controls.inputs import InputSet
@@ -189,6 +189,11 @@ def test_scenario_errors_are_one_line_and_status_2(
         err = capsys.readouterr().err
         assert err.startswith(f"table-companion sim: error: {message}")
         assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_shipped_scenario_is_found_by_its_name_in_any_case() -> None:
+    assert locate("Dalmatian") == locate(" DEMO ").with_name("dalmatian.toml")
+    assert locate("Dalmatian").is_file()
 
 
 # --- scenarios played through the daemon on mock pins
