@@ -2,8 +2,9 @@
 
 The words are in ``games/rules/<game>.md``, written for the table; the options are listed
 from the game's own option table, so they name exactly what the set-up screen and the
-config take. ``--all`` prints every game, which is ``docs/rules.md`` (a test keeps the two
-the same: after changing a text, ``table-companion rules --all > docs/rules.md``).
+config take. One game is printed as plain text for the terminal; ``--all`` prints every
+game in Markdown, which is ``docs/rules.md`` (a test keeps the two the same: after changing
+a text, ``table-companion rules --all > docs/rules.md``).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     if args.all:
         print(HEADER + "\n" + "\n".join(rules(game_class(name)) for name in REGISTRY), end="")
     elif args.game is not None:
-        print(rules(args.game), end="")
+        print(plain(rules(args.game)), end="")
     else:
         for name in REGISTRY:
             print(f"{name:<12} {game_class(name).TITLE}")
@@ -69,6 +70,12 @@ def rules(cls: type[GameState[Any]]) -> str:
         for key, option in cls.OPTIONS.items())
     return (f"## {cls.TITLE} ({players} players)\n\n{text}\n**Options** "
             f"(`table-companion games` lists them too):\n\n{options}\n")
+
+
+def plain(markdown: str) -> str:
+    """A section as a terminal shows it best: the title underlined, no emphasis marks."""
+    title, rest = markdown.removeprefix("## ").split("\n", 1)
+    return f"{title}\n{'=' * len(title)}\n" + rest.replace("**", "").replace("`", "")
 
 
 def values(option: Option) -> str:

@@ -29,9 +29,11 @@ def test_a_games_rules_in_any_case(typed: str, name: str) -> None:
     done = rules(typed)
     assert done.returncode == 0 and done.stderr == ""
     cls = games.game_class(name)
-    assert done.stdout.startswith(f"## {cls.TITLE} (")
+    title = done.stdout.splitlines()[0]
+    assert title.startswith(f"{cls.TITLE} (") and done.stdout.splitlines()[1] == "=" * len(title)
     for key in cls.OPTIONS:  # the option table, not a copy of it
-        assert f"- `{key}`: " in done.stdout
+        assert f"\n- {key}: " in done.stdout
+    assert "**" not in done.stdout and "`" not in done.stdout  # plain text in a terminal
     assert max(len(line) for line in done.stdout.splitlines()) < 80
 
 
