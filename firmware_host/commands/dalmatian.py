@@ -64,7 +64,7 @@ def _scoreable(text: str) -> str:
     if name not in SCOREABLE:
         raise argparse.ArgumentTypeError(
             f"{game_class(name).TITLE} is not scored by dice alone; only "
-            + ", ".join(SCOREABLE) + " is")
+            + ", ".join(game_class(n).TITLE for n in SCOREABLE) + " is")
     return name
 
 

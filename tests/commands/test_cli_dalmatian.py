@@ -65,7 +65,7 @@ def test_advise_json(capsys: pytest.CaptureFixture[str]) -> None:
 # versions: 3.13 dropped the quotes around the choices) by what they must name.
 @pytest.mark.parametrize(("argv", "said"), [
     (["score", "sequence", "--total", "6", "--dice", "1", "2", "3", "4", "5"],
-     ["argument GAME: Sequence Dice is not scored by dice alone; only dalmatian is"]),
+     ["argument GAME: Sequence Dice is not scored by dice alone; only Dalmatian is"]),
     (["score", "chess", "--total", "6", "--dice", "1", "2", "3", "4", "5"],
      ["argument GAME: no game 'chess'; games: centennial, sequence, centerpoint, dalmatian, "
       "multigam"]),
