@@ -4,23 +4,16 @@ that name the file the user gave."""
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 import select
 import signal
-import struct
 import subprocess
-import sys
-import termios
-import time
 from pathlib import Path
 
 import pytest
+from pty_helpers import COMMAND, Terminal
 
 from firmware_host.journal import Journal
-
-COMMAND = str(Path(sys.executable).with_name("table-companion"))
 
 
 def run(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -80,33 +73,13 @@ def test_a_backup_destination_that_cannot_take_the_copy_is_named(
 def test_keys_typed_into_run_mock_do_not_echo(tmp_path: Path) -> None:
     """run --mock reads no keys: typed ones must not appear under the screen, nor be left
     for the shell once it stops."""
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     config = tmp_path / "config.toml"
     config.write_text('[display]\ntype = "emulator"\n')
-    daemon = subprocess.Popen([COMMAND, "run", "--mock", "--config", str(config), "--journal",
-                               str(tmp_path / "journal.sqlite3")],
-                              stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
-    shown = bytearray()
-
-    def read_until(wanted: bytes, seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while wanted not in shown and time.monotonic() < deadline:
-            if select.select([master], [], [], 0.1)[0]:
-                shown.extend(os.read(master, 65536))
-
-    try:
-        read_until(b"Ctrl-C stops", 30)
-        assert b"Ctrl-C stops" in shown, shown.decode(errors="replace")
-        os.write(master, b"hello\n")
-        read_until(b"hello", 1.5)
-        assert b"hello" not in shown
-        daemon.send_signal(signal.SIGTERM)
-        assert daemon.wait(timeout=20) == 0
-        assert not select.select([slave], [], [], 0.2)[0]  # nothing left for the shell
-    finally:
-        if daemon.poll() is None:
-            daemon.kill()
-            daemon.wait()
-        os.close(master)
-        os.close(slave)
+    with Terminal(80, 24, "run", "--mock", "--config", str(config), "--journal",
+                  str(tmp_path / "journal.sqlite3")) as daemon:
+        daemon.wait_for("Ctrl-C stops")
+        daemon.type(b"hello\n")
+        assert b"hello" not in daemon.read(1.5, b"hello")
+        daemon.child.send_signal(signal.SIGTERM)
+        assert daemon.wait() == 0
+        assert not select.select([daemon.slave], [], [], 0.2)[0]  # nothing left for the shell

@@ -4,19 +4,12 @@ in the simulator), and the terminal sizes each view needs (measured in a pseudo-
 
 from __future__ import annotations
 
-import fcntl
-import os
 import re
-import select
-import signal
-import struct
-import subprocess
-import sys
-import termios
 import time
 from pathlib import Path
 
 import pytest
+from pty_helpers import Terminal
 
 import games
 from firmware_host.journal import Journal
@@ -27,7 +20,6 @@ from hardware.wiring.pinmap import DEFAULT_MAP, load_pin_map, map_names
 ROOT = Path(__file__).parents[2]
 README = (ROOT / "README.md").read_text()
 EXAMPLE = ROOT / "docs" / "examples" / "centennial-on-the-track.toml"
-COMMAND = str(Path(sys.executable).with_name("table-companion"))
 BOARDS = {"grid": "6x6 grid", "track": "12-box track"}
 
 
@@ -87,57 +79,3 @@ def test_the_terminal_sizes_in_the_readme_are_the_smallest_that_draw(
             assert "Enlarge" not in sim.resize(columns, rows), (view, columns, rows)
         sim.type(b"q")
         assert sim.wait() == 0
-
-
-class Terminal:
-    """``table-companion ARGS`` in a pseudo-terminal of a given size."""
-
-    def __init__(self, columns: int, rows: int, *args: str) -> None:
-        self.master, self.slave = os.openpty()
-        self.set_size(columns, rows)
-        self.child = subprocess.Popen([COMMAND, *args], stdin=self.slave, stdout=self.slave,
-                                      stderr=self.slave, start_new_session=True)
-        self.shown = bytearray()
-
-    def __enter__(self) -> Terminal:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.child.poll() is None:
-            self.child.kill()
-            self.child.wait()
-        os.close(self.master)
-        os.close(self.slave)
-
-    def set_size(self, columns: int, rows: int) -> None:
-        fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-
-    def read(self, seconds: float, until: bytes | None = None) -> bytes:
-        start = len(self.shown)
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline and (until is None or until not in self.shown[start:]):
-            if select.select([self.master], [], [], 0.05)[0]:
-                self.shown.extend(os.read(self.master, 65536))
-        return bytes(self.shown[start:])
-
-    def wait_for(self, text: str, seconds: float = 30) -> None:
-        start = len(self.shown)
-        self.read(seconds, text.encode())
-        assert text.encode() in self.shown[start:], self.shown.decode(errors="replace")
-
-    def resize(self, columns: int, rows: int) -> str:
-        """The screen drawn anew after the terminal becomes ``columns`` x ``rows``."""
-        self.read(0.2)
-        self.set_size(columns, rows)
-        self.child.send_signal(signal.SIGWINCH)  # the pty is not its controlling terminal
-        return self.read(3.0, b"\x1b[J").decode(errors="replace")
-
-    def type(self, keys: bytes) -> None:
-        os.write(self.master, keys)
-
-    def wait(self, seconds: float = 20) -> int:
-        """The exit status, reading on meanwhile: a child blocked on a full pty never ends."""
-        deadline = time.monotonic() + seconds
-        while self.child.poll() is None and time.monotonic() < deadline:
-            self.read(0.1)
-        return self.child.wait(timeout=1)

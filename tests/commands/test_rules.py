@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from pty_helpers import COMMAND
 
 import games
 from games.dalmatian_score import score
 
 ROOT = Path(__file__).parents[2]
-COMMAND = str(Path(sys.executable).with_name("table-companion"))
 
 
 def rules(*argv: str) -> subprocess.CompletedProcess[str]:
