@@ -21,9 +21,11 @@ from firmware_host.night import topics
 from firmware_host.night.credentials import read_secret
 from firmware_host.night.hub import Listener
 from firmware_host.night.mqtt import Link
+from firmware_host.night.notify import notify
 from firmware_host.night.server import Broadcast, NightServer
 from firmware_host.night.signals import stop_event
 from firmware_host.night.store import Store
+from firmware_host.night.watch import Watch
 
 KEEPALIVE_S = 10
 DB_NAME = "night.sqlite3"
@@ -53,7 +55,10 @@ def register(subparsers: Subparsers) -> None:
                         help="show this night's games (default: the latest night by the "
                              "hub's clock; a night turns at 06:00)")
     parser.add_argument("--keepalive", type=int, default=KEEPALIVE_S, metavar="S",
-                        help=f"seconds between pings to the broker (default {KEEPALIVE_S})")
+                        help="seconds between pings to the broker, as the tables' publishers "
+                             "have it: a table not heard for this long shows when it was "
+                             "last heard, and no word from any for twice this is the hub's "
+                             f"trouble (default {KEEPALIVE_S})")
     parser.set_defaults(handler=run)
 
 
@@ -76,8 +81,9 @@ def run(args: argparse.Namespace) -> int:
     broadcast = Broadcast()
     link = Link(broker, args.user, password, keepalive=args.keepalive, log=log)
     listener = Listener(store, link, broadcast)
+    watch = Watch(listener, args.keepalive)
     try:
-        server = NightServer((host, port), store.night, lambda: listener.rejected, broadcast)
+        server = NightServer((host, port), watch.night, lambda: listener.rejected, broadcast)
     except OSError as err:
         raise UsageError(f"--listen {args.listen}: cannot serve there "
                          f"({err.strerror or err})") from None
@@ -87,9 +93,12 @@ def run(args: argparse.Namespace) -> int:
     link.start()
     serving = threading.Thread(target=server.serve_forever, name="http", daemon=True)
     serving.start()
+    notify("READY=1")
     try:
-        stop.wait()
+        while not stop.wait(1.0):
+            watch.tick()
     finally:
+        notify("STOPPING=1")
         link.stop()
         broadcast.close()
         server.shutdown()

@@ -36,7 +36,8 @@ def register(subparsers: Subparsers) -> None:
                         help="the journal to follow (default: the one the config names)")
     parser.add_argument("--keepalive", type=int, default=KEEPALIVE_S, metavar="S",
                         help="seconds between pings; the broker marks the table offline "
-                             f"after 1.5 times this without a word (default {KEEPALIVE_S})")
+                             "after 1.5 times this without a word, and the table's status "
+                             f"goes to the hub every half of it (default {KEEPALIVE_S})")
     parser.set_defaults(handler=run)
 
 

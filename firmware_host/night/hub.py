@@ -38,6 +38,7 @@ class Listener:
         self.link = link
         self.broadcast = broadcast
         self.rejected = 0
+        self.heard_at = time.monotonic()  # when the last message came, whatever it held
         self._minute = -1.0
         self._logged = self._unlogged = 0
         link.connected = self._subscribe
@@ -47,10 +48,10 @@ class Listener:
         """On every connection: the broker's retained status says afresh who is online (a
         broker that lost its state knows only the tables that reconnect)."""
         were = set(self.store.all_offline())
-        self._cards(were)
+        self.cards(were)
         self.link.client.subscribe(topics.SUBSCRIPTION, qos=1)
 
-    def _cards(self, table_ids: set[str]) -> None:
+    def cards(self, table_ids: set[str]) -> None:
         for table_id in table_ids:
             table = self.store.table(table_id)
             if table is not None:
@@ -59,6 +60,7 @@ class Listener:
 
     def _on_message(self, client: paho.Client, userdata: Any,
                     message: paho.MQTTMessage) -> None:
+        self.heard_at = time.monotonic()
         try:
             parsed = topics.parse(message.topic, bytes(message.payload))
             self.take(dated(parsed, self.clock()))
@@ -71,7 +73,7 @@ class Listener:
         """Store a checked message and send the page what it changed."""
         change = self.store.apply(message)
         if change.card:
-            self._cards({change.card})
+            self.cards({change.card})
         if change.results:
             self.broadcast.send("results", sse("results", page.results(self.store.night())))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import ssl
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -49,11 +50,25 @@ class Link:
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         self.client = client
+        self._thread = threading.Thread(target=self._run, name="mqtt", daemon=True)
 
     def start(self) -> None:
-        """Connect in the background; paho's thread retries until :meth:`stop`."""
+        """Connect in the background; the network thread retries until :meth:`stop`."""
         self.client.connect_async(self.broker.host, self.broker.port, self.keepalive)
-        self.client.loop_start()
+        self._thread.start()
+
+    def _run(self) -> None:
+        """paho's network loop, in a thread of our own so that :meth:`alive` can tell when
+        it has ended; what ended it is logged, once."""
+        try:
+            self.client.loop_forever(retry_first_connection=True)
+        except Exception as err:  # paho's, or a callback's: the link is dead, say why
+            self.log.error("the link to the broker %s stopped: %s: %s", self.broker,
+                           type(err).__name__, err)
+
+    def alive(self) -> bool:
+        """Whether the network thread still runs (it reconnects by itself while it does)."""
+        return self._thread.is_alive()
 
     def stop(self, last: tuple[str, bytes] | None = None) -> None:
         """Send ``last`` (retained, waited for at most 2 s) if connected, then disconnect."""
@@ -61,7 +76,8 @@ class Link:
             info = self.client.publish(last[0], last[1], qos=1, retain=True)
             info.wait_for_publish(timeout=2.0)
         self.client.disconnect()
-        self.client.loop_stop()
+        if self._thread.is_alive():
+            self._thread.join(timeout=RECONNECT_S[1] + 2)
 
     def is_connected(self) -> bool:
         return bool(self.client.is_connected())

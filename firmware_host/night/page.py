@@ -45,12 +45,22 @@ def page(night: Night) -> Html:
 
 
 def main(night: Night) -> Html:
-    """Standings first (what players look for), then the tables, then the games played."""
+    """What is wrong with the hub, if anything, then the standings (what players look for),
+    the tables and the games played."""
     cards = join((card(table) for table in night.tables), NEWLINE) or render(
         '<p class="empty">No table has reported yet.</p>')
-    return render('{standings}\n<section id="tables"><h2>Tables</h2>\n'
+    return render('{banner}\n{standings}\n<section id="tables"><h2>Tables</h2>\n'
                   '<div id="cards">\n{cards}\n</div></section>\n{games}',
-                  standings=standings(night), cards=cards, games=games(night))
+                  banner=banner(night.trouble), standings=standings(night), cards=cards,
+                  games=games(night))
+
+
+def banner(trouble: str) -> Html:
+    """The hub's own trouble (it lost the broker), shown above everything; hidden when none."""
+    if not trouble:
+        return render('<div id="banner" class="banner" hidden></div>')
+    return render('<div id="banner" class="banner" role="alert">{trouble}</div>',
+                  trouble=trouble)
 
 
 def standings(night: Night) -> Html:
@@ -94,8 +104,8 @@ def card(table: Table) -> Html:
     live = table.live
     state = "online" if table.online else "offline"
     head = render('<article class="card {state}" id="table-{id}"><h3>{name} '
-                  '<span class="status">{state}</span></h3>', state=state, id=table.id,
-                  name=live.name if live is not None else table.id)
+                  '<span class="status">{state}</span></h3>{heard}', state=state, id=table.id,
+                  name=live.name if live is not None else table.id, heard=heard(table.quiet_s))
     if live is None or not live.game:
         return render('{head}<p class="empty">No game yet.</p></article>', head=head)
     phase = PHASE_WORDS.get(live.phase, live.phase)
@@ -112,16 +122,33 @@ def card(table: Table) -> Html:
                   turn=turn, dice=dice, scores=scores, last=last)
 
 
+def heard(quiet_s: int | None) -> Html:
+    """How long ago the hub last heard from a table, once it is longer than it should be
+    (``app.js`` counts on from there)."""
+    if quiet_s is None:
+        return render("")
+    return render('<p class="heard" data-quiet="{quiet}">last heard {ago} ago</p>',
+                  quiet=quiet_s, ago=ago(quiet_s))
+
+
+def ago(seconds: int) -> str:
+    """``42 s``, ``5 min``, ``3 h``: as app.js writes it too."""
+    if seconds < 120:
+        return str(seconds) + " s"
+    return str(seconds // 60) + " min" if seconds < 7200 else str(seconds // 3600) + " h"
+
+
 def as_json(night: Night, rejected: int) -> dict[str, Any]:
     """The night for ``/night.json``: tables, games and standings, and messages refused."""
     return {
         "night": night.night,
-        "tables": [{"id": t.id, "online": t.online,
+        "tables": [{"id": t.id, "online": t.online, "quiet_s": t.quiet_s,
                     "live": None if t.live is None else asdict(t.live)}
                    for t in night.tables],
         "games": [asdict(game) for game in night.games],
         "standings": [asdict(row) for row in night.standings],
         "rejected": rejected,
+        "trouble": night.trouble,
     }
 
 

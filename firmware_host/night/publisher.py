@@ -4,12 +4,15 @@ The referee never goes online; this separate process opens the same journal, ask
 few times a second whether anything was committed (``PRAGMA data_version``), and publishes
 what differs from what it last sent. On every (re)connection it forgets what it sent and
 sends the whole night again: every message is retained and the hub stores by table and game
-id, so sending twice is harmless and a broker that lost its state is filled again.
+id, so sending twice is harmless and a broker that lost its state is filled again. Its
+status goes again every half keep-alive, so the hub hears from a table that is idle too and
+can tell how long ago it last did.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
@@ -42,6 +45,7 @@ class Publisher:
     def run(self, stop: threading.Event, interval: float = 0.2) -> None:
         """Follow the journal until ``stop`` is set, looking every ``interval`` seconds."""
         version: int | None = None
+        beat = time.monotonic()
         while not stop.is_set():
             if self._resend.is_set():
                 self._resend.clear()
@@ -54,6 +58,9 @@ class Publisher:
                     if not self.publish(snapshot(self.journal, self.table, self.name,
                                                  self.clock())):
                         version = None  # not everything went out: look again next time
+                if time.monotonic() - beat >= self.link.keepalive / 2:
+                    beat = time.monotonic()
+                    self.link.publish(topics.status_topic(self.table), topics.ONLINE.encode())
             stop.wait(interval)
 
     def publish(self, snap: Snapshot) -> bool:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -36,6 +38,9 @@ class Table:
     id: str
     online: bool = False
     live: Live | None = None
+    # in a copy: seconds since the hub last heard from the table, once past the store's
+    # quiet_after (tables send their status every half keep-alive)
+    quiet_s: int | None = None
 
 
 @dataclass(frozen=True)
@@ -48,12 +53,14 @@ class Change:
 
 @dataclass(frozen=True)
 class Night:
-    """What the page shows: one night's games (the host's choice, or the latest)."""
+    """What the page shows: one night's games (the host's choice, or the latest), and what
+    is wrong with the hub's link to the broker ('' when nothing is)."""
 
     night: str
     tables: tuple[Table, ...]
     games: tuple[Game, ...]
     standings: tuple[Standing, ...]
+    trouble: str = ""
 
 
 @dataclass
@@ -65,6 +72,9 @@ class Store:
     games: dict[tuple[str, int], Game] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     tonight: str = ""  # the night the host chose to show, '' for the latest
+    heard: dict[str, float] = field(default_factory=dict)  # table id: clock() when last heard
+    clock: Callable[[], float] = time.monotonic
+    quiet_after: float = 10.0
 
     @classmethod
     def open(cls, path: Path) -> Store:
@@ -92,6 +102,7 @@ class Store:
     def apply(self, message: Message) -> Change:
         """Take ``message`` in; what it changed on the page (nothing for a repeat)."""
         with self.lock:
+            self.heard[message.table] = self.clock()
             table = self.tables.get(message.table) or Table(message.table)
             card = results = False
             match message:
@@ -159,7 +170,24 @@ class Store:
         """A copy of one table as it is now."""
         with self.lock:
             table = self.tables.get(table_id)
-            return None if table is None else Table(table.id, table.online, table.live)
+            return None if table is None else self._copy(table)
+
+    def _copy(self, table: Table) -> Table:
+        quiet = self.clock() - self.heard.get(table.id, self.clock())
+        return Table(table.id, table.online, table.live,
+                     int(quiet) if quiet >= self.quiet_after else None)
+
+    def quiet(self) -> set[str]:
+        """The tables not heard from for longer than :attr:`quiet_after`."""
+        with self.lock:
+            since = self.clock() - self.quiet_after
+            return {table_id for table_id, heard in self.heard.items()
+                    if heard <= since and table_id in self.tables}
+
+    def online(self) -> bool:
+        """Whether any table is online, as far as the hub knows."""
+        with self.lock:
+            return any(table.online for table in self.tables.values())
 
     def night(self) -> Night:
         """Tonight's games (the host's choice, or the latest night the hub has dated a game
@@ -170,7 +198,7 @@ class Store:
             latest = self.tonight or max((game.night for game in games), default="")
             tonight = sorted((g for g in games if g.night == latest),
                              key=lambda g: moment(g.ended))
-            return Night(latest, tuple(Table(t.id, t.online, t.live) for t in tables),
+            return Night(latest, tuple(self._copy(t) for t in tables),
                          tuple(tonight), tuple(standings([played(g) for g in tonight])))
 
 

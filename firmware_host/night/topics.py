@@ -4,7 +4,8 @@ Every topic sits under ``tc/<table id>/``, and a table logs in to the broker wit
 id as user name, so one ACL pattern (``pattern write tc/%u/#``) lets a table write only its
 own topics. All three are retained and sent with QoS 1:
 
-- ``tc/<id>/status``: ``online``, or the broker's last will ``offline``;
+- ``tc/<id>/status``: ``online`` (sent again every half keep-alive, so the hub hears from an
+  idle table too), or the broker's last will ``offline``;
 - ``tc/<id>/live``: the game at the table now (JSON, :func:`live_payload`), and the ids of the
   finished games the table has published, so the hub can drop one a table took back;
 - ``tc/<id>/game/<game id>``: one finished game and its result (JSON, :func:`game_payload`);

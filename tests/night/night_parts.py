@@ -166,12 +166,13 @@ class Tool:
     args: list[str]
     log: Path
     process: subprocess.Popen[bytes] | None = None
+    env: dict[str, str] = field(default_factory=dict)  # added to this process's
 
     def start(self) -> Tool:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "firmware_host.cli", *self.args], cwd=ROOT,
-                stdout=out, stderr=subprocess.STDOUT)
+                stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **self.env})
         return self
 
     def send(self, sig: signal.Signals) -> None:
@@ -254,6 +255,7 @@ class Hub:
     broker: Broker
     port: int = field(default_factory=free_port)
     tool: Tool | None = None
+    env: dict[str, str] = field(default_factory=dict)
 
     @property
     def url(self) -> str:
@@ -264,7 +266,8 @@ class Hub:
         self.tool = Tool(["hub", "--broker", self.broker.url, "--user", HUB_USER,
                           "--password-file", str(password), "--listen",
                           f"127.0.0.1:{self.port}", "--db", str(self.folder / "night.sqlite3"),
-                          "--keepalive", str(KEEPALIVE_S)], self.folder / "hub.log").start()
+                          "--keepalive", str(KEEPALIVE_S)], self.folder / "hub.log",
+                         env=self.env).start()
         until(self._serving, 10, "the hub serving its page")
         return self
 

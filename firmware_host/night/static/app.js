@@ -25,6 +25,23 @@
     if (after) { after.insertAdjacentHTML("beforebegin", data.html); }
     else { cards.insertAdjacentHTML("beforeend", data.html); }
   });
+  take("banner", function (data) {
+    document.getElementById("banner").outerHTML = data.html;
+  });
+  // "last heard 12 s ago" counts on from what the hub said, by this phone's own clock
+  function ago(seconds) {
+    if (seconds < 120) { return seconds + " s"; }
+    return seconds < 7200 ? Math.floor(seconds / 60) + " min" : Math.floor(seconds / 3600) + " h";
+  }
+  setInterval(function () {
+    Array.prototype.forEach.call(document.querySelectorAll(".heard"), function (heard) {
+      if (!heard.dataset.since) {
+        heard.dataset.since = Date.now() - 1000 * Number(heard.dataset.quiet);
+      }
+      var seconds = Math.floor((Date.now() - Number(heard.dataset.since)) / 1000);
+      heard.textContent = "last heard " + ago(seconds) + " ago";
+    });
+  }, 1000);
   source.onopen = function () { link.textContent = "live"; link.className = "link up"; };
   source.onerror = function () {
     link.textContent = "reconnecting…"; link.className = "link down";

@@ -1,0 +1,90 @@
+"""The hub watches its own ear: is the link to the broker alive, and are the tables heard?
+
+:meth:`Watch.tick` runs every second. It tells the page what is wrong (a banner: the link's
+thread ended, the broker is lost, or no table has been heard for two keep-alives although
+some are online, which tables prevent by sending their status every half keep-alive), sends
+a table's card again when the table falls quiet or is heard again (its "last heard ... ago"),
+and pings systemd's watchdog only while the link is alive and not silent: a hub deaf for
+any reason is restarted by systemd instead of serving a frozen night.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+
+from firmware_host.night import page
+from firmware_host.night.hub import Listener
+from firmware_host.night.notify import notify
+from firmware_host.night.server import sse
+from firmware_host.night.store import Night
+
+log = logging.getLogger("table_companion.hub")
+SILENT_KEEPALIVES = 2
+TROUBLE = {
+    "stopped": "The hub stopped listening to the tables; it restarts by itself.",
+    "refused": "The broker refused the hub's login: the host should check its password.",
+    "connecting": "The hub is still connecting to the broker.",
+    "lost": "The hub lost the broker at {at}: what you see may be out of date. The tables "
+            "keep every game.",
+    "silent": "The hub has heard nothing from the tables since {at}: what you see may be "
+              "out of date.",
+}
+
+
+class Watch:
+    """Watches ``listener``'s link; ``keepalive`` is the tables' (and the hub's) keep-alive."""
+
+    def __init__(self, listener: Listener, keepalive: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.listener = listener
+        self.keepalive = keepalive
+        self.clock = clock
+        self.kind = ""
+        self.trouble = ""
+        self._connected_once = False
+        self._quiet: set[str] = set()
+        listener.store.quiet_after = keepalive
+
+    def night(self) -> Night:
+        """The night as the page shows it: the store's, with the hub's trouble."""
+        return replace(self.listener.store.night(), trouble=self.trouble)
+
+    def silent(self) -> bool:
+        """No message for two keep-alives while tables are online: the link hears nothing."""
+        return (self.clock() - self.listener.heard_at > SILENT_KEEPALIVES * self.keepalive
+                and self.listener.store.online())
+
+    def tick(self) -> None:
+        link = self.listener.link
+        kind = self._trouble()
+        if kind != self.kind:
+            self.kind = kind
+            self.trouble = TROUBLE[kind].format(at=f"{datetime.now():%H:%M}") if kind else ""
+            if kind:
+                log.warning("%s", self.trouble)
+            else:
+                log.info("the hub hears the tables again")
+            notify(f"STATUS={self.trouble or 'hearing the tables'}")
+            self.listener.broadcast.send("banner", sse("banner", {
+                "html": page.banner(self.trouble)}))
+        if link.alive() and not self.silent():
+            notify("WATCHDOG=1")
+        quiet = self.listener.store.quiet()
+        self.listener.cards(quiet ^ self._quiet)
+        self._quiet = quiet
+
+    def _trouble(self) -> str:
+        """What is wrong with the link: a key of :data:`TROUBLE`, or ''."""
+        link = self.listener.link
+        if not link.alive():
+            return "stopped"
+        if link.refused is not None:
+            return "refused"
+        if link.is_connected():
+            self._connected_once = True
+            return "silent" if self.silent() else ""
+        return "lost" if self._connected_once else "connecting"

@@ -1,0 +1,191 @@
+"""The page tells the truth: a banner when the hub has lost the broker, "last heard ... ago"
+on a table gone quiet, and systemd told (READY, WATCHDOG) only while the hub hears; with a
+real broker that is killed or frozen, real publishers and a real hub, and the page in
+headless Chromium.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from night_parts import (
+    HUB_USER,
+    KEEPALIVE_S,
+    PASSWORD,
+    PHONE,
+    ROOT,
+    Broker,
+    Hub,
+    Table,
+    mqtt_client,
+    send,
+    until,
+)
+
+from firmware_host.night import topics
+from firmware_host.night.hub import Listener
+from firmware_host.night.mqtt import Link
+from firmware_host.night.server import Broadcast
+from firmware_host.night.store import Store
+from firmware_host.night.watch import Watch
+
+BANNER_WITHIN_S = 10.0
+SHOT = ROOT / "build" / "night" / "page-lost-broker-390x844.png"
+
+
+class Notified:
+    """A socket standing in for systemd's ``$NOTIFY_SOCKET``, and what was said to it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / "notify"
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(str(self.path))
+        self.sock.settimeout(0.2)
+        self.said: list[tuple[float, str]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._listen, daemon=True)
+        self._thread.start()
+
+    def _listen(self) -> None:
+        while not self._stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                self.said.append((time.monotonic(), self.sock.recv(4096).decode()))
+
+    def since(self, moment: float, what: str) -> int:
+        return sum(1 for at, said in self.said if at >= moment and said == what)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.sock.close()
+
+
+@pytest.fixture
+def notified(tmp_path: Path) -> Iterator[Notified]:
+    made = Notified(tmp_path)
+    yield made
+    made.close()
+
+
+def test_the_page_shows_a_quiet_table_and_the_brokers_loss_within_10_s(
+        browser: Any, broker: Broker, hub: Hub, tables: list[Table]) -> None:
+    tables[0].play()  # a journal to follow
+    publisher = tables[0].publish()
+    until(lambda: (hub.table("table-1") or {}).get("online"), 10, "table 1 online")
+    page = browser.new_page(viewport=PHONE)
+    page.goto(hub.url, wait_until="domcontentloaded")
+    page.wait_for_function("document.getElementById('link').textContent === 'live'",
+                           timeout=10_000)
+    assert page.locator("#banner").is_hidden()
+    time.sleep(2 * KEEPALIVE_S)  # a table that plays nothing is still heard: its status
+    assert page.locator("#table-table-1 .heard").count() == 0
+
+    publisher.send(signal.SIGSTOP)  # its Wi-Fi gone: the card says since when
+    page.wait_for_selector("#table-table-1 .heard", timeout=(KEEPALIVE_S + 3) * 1000)
+    assert page.locator("#table-table-1 .heard").inner_text().startswith("last heard ")
+    page.wait_for_selector("#table-table-1.offline", timeout=10_000)  # then its will
+    publisher.send(signal.SIGCONT)
+    page.wait_for_selector("#table-table-1.online", timeout=15_000)
+    page.wait_for_selector("#table-table-1 .heard", state="detached", timeout=5_000)
+
+    lost = time.monotonic()
+    broker.stop(signal.SIGKILL)
+    page.wait_for_selector("#banner:not([hidden])", timeout=BANNER_WITHIN_S * 1000)
+    shown_after = time.monotonic() - lost
+    assert shown_after <= BANNER_WITHIN_S
+    assert "lost the broker" in page.locator("#banner").inner_text()
+    assert "lost the broker" in hub.night()["trouble"]
+    page.wait_for_selector("#table-table-1 .heard", timeout=(KEEPALIVE_S + 3) * 1000)
+    SHOT.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOT))
+    reloaded = browser.new_page(viewport=PHONE)  # a phone that opens the page now sees it too
+    reloaded.goto(hub.url, wait_until="domcontentloaded")
+    assert "lost the broker" in reloaded.locator("#banner").inner_text()
+    reloaded.close()
+
+    broker.start()
+    page.wait_for_selector("#banner", state="hidden", timeout=20_000)
+    assert hub.night()["trouble"] == ""
+    print(f"banner shown {shown_after:.2f} s after the broker was killed")
+    page.close()
+
+
+def test_systemd_hears_ready_and_the_watchdog_only_while_the_hub_hears(
+        tmp_path: Path, broker: Broker, tables: list[Table], notified: Notified) -> None:
+    hub = Hub(tmp_path, broker, env={"NOTIFY_SOCKET": str(notified.path)}).start()
+    try:
+        until(lambda: notified.since(0, "READY=1"), 5, "READY=1")
+        tables[0].play()
+        tables[0].publish()
+        until(lambda: (hub.table("table-1") or {}).get("online"), 10, "table 1 online")
+        start = time.monotonic()
+        until(lambda: notified.since(start, "WATCHDOG=1") >= 2, 5, "watchdog pings")
+
+        assert broker.process is not None
+        broker.process.send_signal(signal.SIGSTOP)  # frozen: no word, no closed connection
+        frozen = time.monotonic()
+        until(lambda: any(said.startswith("STATUS=The hub") for at, said in notified.said
+                          if at > frozen),
+              4 * KEEPALIVE_S + 2, "the hub telling systemd its trouble")
+        quiet_from = time.monotonic() + 1.5
+        time.sleep(3 * KEEPALIVE_S)
+        assert notified.since(quiet_from, "WATCHDOG=1") == 0, "pinged while deaf"
+        assert hub.night()["trouble"]
+
+        broker.process.send_signal(signal.SIGCONT)
+        back = time.monotonic()
+        until(lambda: notified.since(back, "WATCHDOG=1") >= 2, 20, "pings again once heard")
+        assert notified.since(back, "STATUS=hearing the tables") == 1
+        assert hub.night()["trouble"] == ""
+    finally:
+        if broker.process is not None:
+            broker.process.send_signal(signal.SIGCONT)
+        assert hub.tool is not None
+        hub.tool.stop()
+    assert notified.since(0, "STOPPING=1") == 1
+
+
+def test_a_link_whose_thread_ends_is_seen_dead_and_the_watchdog_is_not_pinged(
+        tmp_path: Path, broker: Broker, notified: Notified, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """paho's thread ended by an exception the hub did not catch (none is known now: this
+    stands for the next one)."""
+    monkeypatch.setenv("NOTIFY_SOCKET", str(notified.path))
+    log = logging.getLogger("test.link")
+    link = Link(topics.parse_broker(broker.url), HUB_USER, PASSWORD, keepalive=KEEPALIVE_S,
+                log=log)
+    store = Store.open(tmp_path / "night.sqlite3")
+    listener = Listener(store, link, Broadcast())
+    watch = Watch(listener, KEEPALIVE_S)
+
+    def broken(*args: Any) -> None:
+        raise RuntimeError("a bug in a callback")
+
+    link.start()
+    until(link.is_connected, 5, "the link connected")
+    watch.tick()
+    assert watch.trouble == ""
+    until(lambda: notified.since(0, "WATCHDOG=1") == 1, 2, "a ping while the link lives")
+    link.client.on_message = broken
+    table = mqtt_client(broker, "table-1")
+    send(table, topics.status_topic("table-1"), b"online")
+    until(lambda: not link.alive(), 5, "the link's thread ended")
+    assert "the link to the broker" in caplog.text and "RuntimeError" in caplog.text
+    pinged = time.monotonic()
+    watch.tick()
+    assert watch.trouble.startswith("The hub stopped listening")
+    time.sleep(0.3)
+    assert notified.since(pinged, "WATCHDOG=1") == 0
+    table.loop_stop()
+    table.disconnect()
+    link.stop()
+    store.close()
