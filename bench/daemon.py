@@ -277,7 +277,7 @@ class Hands:
         referee = self.daemon.loop.controller
         assert isinstance(referee, Referee)
         game = referee.game
-        if referee.notice is not None:
+        if referee.pages.notice is not None:
             self._click(Control.SELECT)
         elif referee.pages:
             self._in_page(referee)
@@ -291,9 +291,9 @@ class Hands:
                 self._click(Control.SELECT)  # the new-game menu
             else:
                 self.daemon.loop.stop()
-        elif referee.message is not None:
+        elif referee.table is not None and referee.table.message is not None:
             self._click(Control.SELECT)  # the first press clears a notice
-        elif referee.fixes:
+        elif referee.table is not None and referee.table.fixes:
             self._fix_board(referee)
         elif game.phase is Phase.ROLL:
             self._click(Control.ROLL)
@@ -301,7 +301,7 @@ class Hands:
             self._move(referee)
 
     def _in_page(self, referee: Referee) -> None:
-        page = referee.pages[-1]
+        page = referee.pages.top
         if not isinstance(page, Menu):
             self._click(Control.SELECT)  # dice typed in: accept the faces shown
         elif page.title == "New game":
@@ -323,19 +323,20 @@ class Hands:
             self._click(Control.BACK)
 
     def _move(self, referee: Referee) -> None:
-        game = referee.game
-        assert game is not None
-        choices = referee.choices()
+        table = referee.table
+        assert table is not None
+        game = table.game
+        choices = [choice.label for choice in table.choices()]
         if not choices:
             raise RuntimeError(f"{game.TITLE}: a move is due but nothing is legal")
         moment = len(game.history)
         if self._target is None or self._target[0] != moment or self._target[1] not in choices:
             self._target = (moment, self.rng.choice(choices))
         wanted = choices.index(self._target[1])
-        if referee.recogniser is not None:
+        if table.recogniser is not None:
             self._by_hand(self._target[1])
-        elif referee.cursor != wanted:
-            self._move_cursor(referee.cursor, wanted, len(choices))
+        elif table.cursor != wanted:
+            self._move_cursor(table.cursor, wanted, len(choices))
         else:
             self._click(Control.SELECT)
 
@@ -354,12 +355,12 @@ class Hands:
 
     def _fix_board(self, referee: Referee) -> None:
         """Bring the magnets in line with the game, one cell at a time."""
-        recogniser = referee.recogniser
-        assert isinstance(recogniser, Recogniser) and referee.game is not None
-        expected = recogniser.expected(referee.game)
+        table = referee.table
+        assert table is not None and isinstance(table.recogniser, Recogniser)
+        expected = table.recogniser.expected(table.game)
         wrong = sorted(expected ^ self.table.board.magnets)
         if not wrong:
-            raise RuntimeError(f"fixes shown but the board agrees: {referee.fixes}")
+            raise RuntimeError(f"fixes shown but the board agrees: {table.fixes}")
         self._cell(wrong[0], wrong[0] in expected)
 
     def _games_note(self) -> str:

@@ -31,7 +31,8 @@ from firmware_host.loop import (
     every,
 )
 from firmware_host.notify import Notifier
-from firmware_host.referee import Occupancy, Referee
+from firmware_host.referee import Referee
+from firmware_host.referee.parts import Occupancy
 from firmware_host.sensing import recogniser_for
 from firmware_host.serial_device import open_serial
 from games.core import GameState

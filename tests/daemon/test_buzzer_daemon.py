@@ -36,7 +36,7 @@ def test_an_accepted_roll_chirps_on_the_pin_maps_buzzer(tmp_path: Path) -> None:
         events: queue.SimpleQueue[Event | None] = queue.SimpleQueue()
         built = assemble(config, journal, factory, Frames(), resources, events=events)
         referee = built.loop.controller
-        assert isinstance(referee, Referee) and isinstance(referee.sounder, Buzzer)
+        assert isinstance(referee, Referee) and isinstance(referee.parts.sounder, Buzzer)
         sound_poll = built.loop.pollers[-1]
         assert sound_poll(50.0) is None  # silent: the buzzer never wakes an idle loop
         referee.handle(DiceRolled((6, 6, 6, 6, 5), "button"))
@@ -58,4 +58,4 @@ def test_without_a_buzzer_in_the_pin_map_there_is_none(tmp_path: Path) -> None:
         events: queue.SimpleQueue[Event | None] = queue.SimpleQueue()
         built = assemble(Config(), journal, factory, Frames(), resources, events=events)
         referee = built.loop.controller
-        assert isinstance(referee, Referee) and referee.sounder is None
+        assert isinstance(referee, Referee) and referee.parts.sounder is None

@@ -212,7 +212,7 @@ class Player:
             case GameView(game=game, choices=choices):
                 if game.is_over:
                     return None
-                sensed = referee.recogniser is not None
+                sensed = referee.table.recogniser is not None
                 if sensed and self.rng.random() < MISTAKES and (wrong := self.mistake(choices)):
                     self.erring = True
                     return wrong
@@ -423,10 +423,10 @@ def test_every_game_is_played_to_its_end_at_the_table(
     assert [p.score for p in finished.players] == list(result.scores)
     assert {p.seat for p in finished.players if p.place == 1} == set(result.winners)
     assert played.screen.image is not None  # the last screen: the result
-    game_over = RENDER(GameView(game, (), 0, None, played.referee.hint))
+    game_over = RENDER(GameView(game, (), 0, None, played.referee.settings.hint))
     assert ImageChops.difference(played.screen.image, game_over).getbbox() is None
 
-    sensed = played.referee.recogniser is not None
+    sensed = played.referee.table.recogniser is not None
     assert sensed == (name in ("centennial", "sequence"))
     if name == "sequence":  # every kind of move, made with the chips
         assert {str(a).split()[0] for a in game.history} == {"roll", "place", "replace", "remove"}
@@ -435,18 +435,18 @@ def test_every_game_is_played_to_its_end_at_the_table(
         assert played.player.fixes_followed > 0 and played.messages.fix_screens > 0
     if sensed:  # mistakes were made and put right; the board agrees with the game at the end
         assert played.player.mistakes
-        assert played.referee.fixes == ()
+        assert played.referee.table.fixes == ()
 
 
 def test_a_sensed_game_resumes_with_its_pieces_on_the_board(
         evening: Callable[..., Evening]) -> None:
     first = evening(PLANS["sequence"], 1, decisions=40)
     assert first.referee.game is not None and not first.referee.game.is_over
-    assert first.referee.fixes == () and first.magnets
+    assert first.referee.table.fixes == () and first.magnets
     again = evening(PLANS["sequence"], 1, decisions=0, resume=first)  # only look
     assert again.referee.game is not None
     assert [str(a) for a in again.referee.game.history] == [
         str(a) for a in first.referee.game.history]
-    assert again.referee.fixes == ()
+    assert again.referee.table.fixes == ()
     resumed = f"resumed after {len(first.referee.game.history)} moves"
     assert again.messages.seen == [(resumed, False)]

@@ -24,6 +24,7 @@ from firmware_host.journal import Journal
 from firmware_host.loop import Loop
 from firmware_host.notify import Notifier
 from firmware_host.referee import Referee
+from firmware_host.referee.tables.dalmatian import DalmatianTable
 from firmware_host.views import GameView, View
 from games.centerpoint import CenterPoint
 from games.core import Phase, Roll
@@ -175,7 +176,8 @@ def test_the_journal_always_equals_a_clean_replay_of_what_was_accepted(
             if game.is_over:
                 break
             before = list(game.history)
-            count = game.dice_wanted or 5 - len(referee.held)
+            assert isinstance(referee.table, DalmatianTable)
+            count = game.dice_wanted or 5 - len(referee.table.held)
             event: Event = data.draw(st.one_of(
                 dice(count).map(lambda faces: DiceRolled(faces, "serial")),
                 st.sampled_from([Control.UP, Control.DOWN, Control.SELECT, *HOLDS])

@@ -247,7 +247,7 @@ def test_serial_dice_survive_an_unplugged_device_and_a_new_pty(
         host_has_read()
         yield ("the device reported again", lambda: daemon.serial is not None
                and daemon.serial.device is not None, None)
-        roller = referee().roller
+        roller = referee().parts.roller
         assert roller is not None
         if game().phase is Phase.MOVE:  # a throw now rerolls every die (none is held)
             played.append(f"reroll {'-'.join(map(str, game().dice))}")
@@ -305,14 +305,14 @@ def test_a_serial_board_replaces_the_reed_matrix_and_its_dice_are_left_out(
         return controller
 
     def script() -> Iterator[Wait]:
-        assert daemon.serial is not None and referee().board == daemon.serial.occupied
-        assert len(referee().fixes) == len(chips)  # resumed: the chips are not back yet
+        assert daemon.serial is not None and referee().parts.board == daemon.serial.occupied
+        assert len(referee().table.fixes) == len(chips)  # resumed: the chips are not back yet
         table.place(5, 5)  # a magnet on the unused reed matrix is never scanned
         until = clock() + 0.5
         yield ("the matrix's debounce", lambda: clock() >= until, None)
         port.incoming += (encode_line(["HELLO", "pico-board", "1.0"])
                           + encode_line(["DICE", 3, 3]) + encode_line(["BOARD", 6, 6, *rows]))
-        yield ("the board put right", lambda: referee().fixes == (), None)
+        yield ("the board put right", lambda: referee().table.fixes == (), None)
 
     with ExitStack() as resources:
         journal = resources.enter_context(Journal.open(config.journal))

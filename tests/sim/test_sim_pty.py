@@ -281,5 +281,6 @@ def test_sequence_dice_is_played_with_chips_and_resumes_with_them_in_place(
     assert run_sim(again, tmp_path, monkeypatch, type_keys(b"q"), "--config", str(config)) == 0
     [referee] = referees
     assert referee.game is not None and len(referee.game.history) == 6
-    assert referee.recogniser is not None and referee.fixes == ()
+    assert referee.table is not None and referee.table.recogniser is not None
+    assert referee.table.fixes == ()
     assert moves(tmp_path / "j.sqlite3") == ("Sequence Dice", 6)

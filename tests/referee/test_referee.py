@@ -19,7 +19,8 @@ import games.dalmatian_advice
 from firmware_host.config import Config, GameConfig, NightConfig
 from firmware_host.journal import Journal
 from firmware_host.menu import DiceEntry
-from firmware_host.referee import NO_PIECE_S, Referee
+from firmware_host.referee import Referee
+from firmware_host.referee.timers import NO_PIECE_S
 from firmware_host.views import BoardFixView, DiceEntryView, GameView, MenuView, NoticeView, View
 from games import new_game
 from games.core import Phase
@@ -244,7 +245,7 @@ def test_the_cursor_and_select_play_the_highlighted_move(tmp_path: Path) -> None
 def test_physical_dice_are_typed_in_with_the_controls(table: Table) -> None:
     start_dalmatian(table)
     table.press(Control.SELECT)  # dice phase: SELECT opens the dice entry
-    assert isinstance(table.referee.pages[-1], DiceEntry)
+    assert isinstance(table.referee.pages.top, DiceEntry)
     table.press(Control.UP, Control.UP, Control.SELECT)  # die 1: 3
     table.press(Control.DOWN, Control.SELECT)  # die 2: 6 (1 wraps down to 6)
     table.press(Control.SELECT, Control.SELECT)  # dice 3 and 4: 1
@@ -383,12 +384,12 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
         # the players put the chip down, and still nothing is sensed: say what to check
         assert table.referee.tick(100.0) == 100.0 + NO_PIECE_S
         assert table.referee.tick(119.0) == 100.0 + NO_PIECE_S
-        assert table.referee.message is None
+        assert table.referee.table.message is None
         assert table.referee.tick(120.0) is None
-        assert table.referee.message == ("no piece sensed on A1: check the magnet or the "
+        assert table.referee.table.message == ("no piece sensed on A1: check the magnet or the "
                                          "switch")
-        table.referee.message = None
-        assert table.referee.tick(500.0) is None and table.referee.message is None  # once
+        table.referee.table.message = None
+        assert table.referee.tick(500.0) is None and table.referee.table.message is None  # once
 
 
 @pytest.mark.parametrize(("long_press", "title"), [
@@ -521,7 +522,7 @@ def test_settings_show_and_change_hint_and_sound(table: Table) -> None:
     table.choose("Sound")
     table.choose("Hint")
     assert table.menu().values == ("off", "off")
-    assert not table.referee.hint and not table.referee.sound
+    assert not table.referee.settings.hint and not table.referee.settings.sound
 
 
 def test_a_highlighted_option_too_long_for_its_row_scrolls_with_the_ticks(
@@ -640,7 +641,7 @@ def test_a_long_choice_in_a_game_scrolls_with_the_ticks(table: Table) -> None:
     view = table.send(ControlTurned(1))  # round to "stop", which fits: no scrolling
     table.referee.tick(10.0)
     table.referee.tick(20.0)
-    assert isinstance(view, GameView) and view.cursor == 0 and table.referee.scroll == 0
+    assert isinstance(view, GameView) and view.cursor == 0 and table.referee.table.scroll == 0
 
 
 class Sounds:
@@ -659,7 +660,7 @@ def test_the_buzzer_chirps_buzzes_and_plays_the_end(tmp_path: Path) -> None:
     with Journal.open(tmp_path / "journal.sqlite3") as journal:
         journal.start(new_game("dalmatian", 2, rounds=1))
         table = Table(journal, config)
-        table.referee.sounder = sounds
+        table.referee.parts.sounder = sounds
         table.roll(6, 6, 6, 6, 6)
         assert sounds.played == [CHIRP]
         table.roll(1, 2)  # two dice where five are due: refused
@@ -672,7 +673,7 @@ def test_the_buzzer_chirps_buzzes_and_plays_the_end(tmp_path: Path) -> None:
         table.roll(6, 6, 6, 6, 1)
         table.press(Control.SELECT)  # Ann stops: the game is over
         assert table.game.is_over and sounds.played[-1] == TUNE
-        table.referee.sound = False  # the Settings menu's Sound: off
+        table.referee.toggle("sound")  # the Settings menu's Sound: off
         count = len(sounds.played)
         table.roll(1, 2)
         assert len(sounds.played) == count

@@ -1,0 +1,132 @@
+"""The menu BACK opens, from a game or from the game choice, and what its entries show.
+
+Its entries stay in the same places from every screen, the game choice included, so a
+player who counts presses always lands on the same one; an entry that does not apply now
+is greyed and says why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any, Protocol
+
+from firmware_host.config import NightConfig
+from firmware_host.journal import Journal, standings
+from firmware_host.menu import Entry, Menu, entry
+from firmware_host.referee.settings import Setting, Settings
+from firmware_host.views import NoticeView
+from games.core import GameState, Phase
+
+SETTINGS: Sequence[Setting] = ("hint", "sound")
+
+
+class Host(Protocol):
+    """What the menu's entries act on: :class:`firmware_host.referee.Referee`."""
+
+    @property
+    def game(self) -> GameState[Any] | None: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    def open(self, page: Menu) -> None: ...
+
+    def close(self, page: Menu) -> None: ...
+
+    def ask(self, question: str, then: Callable[[], None]) -> None: ...
+
+    def ask_undo(self) -> None: ...
+
+    def say(self, text: str) -> None: ...
+
+    def open_dice_entry(self) -> None: ...
+
+    def open_game_choice(self) -> None: ...
+
+    def show_standings(self) -> None: ...
+
+    def abandon(self) -> None: ...
+
+    def shut_down(self) -> None: ...
+
+    def toggle(self, name: Setting) -> None: ...
+
+
+def game_menu(host: Host) -> Menu:
+    """The menu: back, undo, dice by hand, standings, settings, next game or abandon, and
+    shut down."""
+    menu = Menu("Menu", [])
+
+    def back() -> None:
+        host.close(menu)
+
+    def over() -> bool:
+        return host.game is not None and host.game.is_over
+
+    def dice_by_hand() -> None:
+        back()
+        host.open_dice_entry()
+
+    def end_game() -> None:
+        """A game that is over leads to the next; one in play is abandoned, if confirmed."""
+        if over():
+            back()
+            host.open_game_choice()
+        else:
+            host.ask("Abandon this game?", host.abandon)
+
+    menu.entries = [
+        Entry(lambda: "Back to the game" if host.game else "Back to the game choice", back),
+        entry("Undo last action", host.ask_undo, lambda: why_no_undo(host.game)),
+        entry("Enter dice by hand", dice_by_hand, lambda: why_no_dice(host.game)),
+        entry("Standings", host.show_standings),
+        entry("Settings", lambda: host.open(settings_menu(host))),
+        Entry(lambda: "Next game" if over() else "Abandon game", end_game,
+              unavailable=lambda: None if host.game else "no game is being played"),
+        entry("Shut down", partial(host.ask, "Shut down?", host.shut_down)),
+    ]
+    return menu
+
+
+def long_press(host: Host, what: str) -> None:
+    """A long press on ROLL in a game, as the config's ``long_press`` says (``what``)."""
+    if what == "undo":
+        host.ask_undo()
+    elif what == "dice" and host.game is not None and host.game.phase is Phase.ROLL:
+        host.open_dice_entry()
+    elif what == "dice":
+        host.say("no dice are due now")
+    else:
+        host.open(game_menu(host))
+
+
+def settings_menu(host: Host) -> Menu:
+    """What a table may change during the evening; each shows its setting."""
+    return Menu("Settings", [Entry(partial(str.capitalize, name), partial(host.toggle, name),
+                                   partial(lambda n: host.settings.shown(n), name))
+                             for name in SETTINGS])
+
+
+def why_no_undo(game: GameState[Any] | None) -> str | None:
+    if game is None:
+        return "no game is being played"
+    return None if game.history else "nothing to undo yet"
+
+
+def why_no_dice(game: GameState[Any] | None) -> str | None:
+    if game is None:
+        return "no game is being played"
+    return None if game.phase is Phase.ROLL else "no dice are due now"
+
+
+def standings_notice(journal: Journal, night: NightConfig | None) -> NoticeView:
+    """The night's standings; at a game night, beside the QR code of the night's page."""
+    nights = journal.nights()
+    rows = standings(journal.finished_games(nights[-1]) if nights else [])
+    if night is None:
+        lines = tuple(f"{s.name}: {s.wins} won of {s.played}" for s in rows)
+        return NoticeView("Tonight", lines or ("no game finished yet",))
+    # beside the QR code a line has half the width
+    lines = tuple(f"{s.name} {s.wins} of {s.played}" for s in rows)
+    return NoticeView("Won tonight", lines or ("no game yet",), qr=night.page_url)

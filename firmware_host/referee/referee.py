@@ -1,0 +1,348 @@
+"""The referee: turns events from the table into game actions, menus and screens.
+
+It is the daemon's :class:`~firmware_host.loop.Controller`. Every game action goes through
+:meth:`firmware_host.journal.Journal.apply`, which checks it against the rules and commits it
+before returning, so the next frame never shows an action a power cut could take back. A
+refused action (an illegal move, dice of the wrong count, a board change that breaks the
+rules) leaves the game as it was and puts the reason on the screen; nothing a player does
+raises out of :meth:`Referee.handle`.
+
+The referee wires owners of their own, each a module beside this one: the pages over the
+game (:mod:`.page_stack`), the game as the table plays it (:mod:`.tables`, one per game
+name), the timers (:mod:`.timers`) and the evening's settings (:mod:`.settings`).
+
+Controls, whatever hardware gives them:
+
+- In a game: UP/DOWN (or the knob) move the cursor over the legal moves, SELECT plays the
+  highlighted one; in the dice phase SELECT types in physical dice instead. While a refusal
+  or notice is shown, the first press only clears it. BACK opens the game menu; so does a
+  long press on ROLL unless the config's ``long_press`` makes it undo or type in dice. The
+  ROLL button throws as many dice as are due; in Dalmatian the hold buttons keep dice and
+  ROLL throws the others (a reroll).
+- In a menu: UP/DOWN move, SELECT chooses, BACK leaves.
+- Board sensors (Sequence Dice on a grid, Centennial on the 12-box track) play the move the
+  players make by hand; while the board and the game disagree the screen lists what to fix.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from PIL import Image
+
+from firmware_host.config import Config
+from firmware_host.errors import UsageError
+from firmware_host.journal import Journal, JournalError
+from firmware_host.menu import DiceEntry, Menu, confirm
+from firmware_host.referee.game_menu import game_menu, long_press, standings_notice, why_no_undo
+from firmware_host.referee.later_log import LaterLog
+from firmware_host.referee.new_game import game_choice
+from firmware_host.referee.page_stack import PageStack
+from firmware_host.referee.parts import DiceRoller, Occupancy, Parts, Recognise, Renderer, Sounder
+from firmware_host.referee.settings import Setting, Settings
+from firmware_host.referee.tables import GameTable, table_for
+from firmware_host.referee.timers import Timers
+from firmware_host.views import NoticeView, View
+from games import game_class
+from games.core import GameState, Phase
+from games.errors import GameError
+from games.words import count
+from hardware.board.matrix import cell_name
+from hardware.events import (
+    CellChanged,
+    CellFault,
+    Control,
+    ControlHeld,
+    ControlPressed,
+    ControlTurned,
+    DeviceStatus,
+    DiceRolled,
+    Event,
+    describe,
+)
+from hardware.sound.buzzer import SOUNDS
+
+log = logging.getLogger(__name__)
+
+HOLDS = (Control.HOLD1, Control.HOLD2, Control.HOLD3, Control.HOLD4, Control.HOLD5)
+
+
+class Referee:
+    """Referees one game at a time and keeps the menus; see the module docstring.
+
+    ``game`` is the game the journal resumed (None: the new-game menu opens); the other
+    keywords are the table's :class:`~firmware_host.referee.parts.Parts`, and ``render`` draws a
+    view (the screens' own, unless a test gives another)."""
+
+    def __init__(self, config: Config, journal: Journal, *, game: GameState[Any] | None = None,
+                 roller: DiceRoller | None = None, recognise: Recognise | None = None,
+                 board: Occupancy | None = None, shutdown: Callable[[], None] | None = None,
+                 render: Renderer | None = None, sound: Sounder | None = None,
+                 label: Callable[[int, int], str] = cell_name) -> None:
+        if render is None:
+            from firmware_host.screens import render as draw_screen
+            render = draw_screen
+        self.config = config
+        self.journal = journal
+        self.parts = Parts(roller, sound, recognise, board, shutdown or Parts.shutdown, label)
+        self.render = render
+        self.settings = Settings.of(config)
+        self.table: GameTable | None = None
+        self.pages = PageStack()
+        self.timers = Timers()
+        self._changed = True  # the screen has changed since the last frame
+        self._later = LaterLog(log)  # INFO lines, written once the frame is out
+        if game is None:
+            self.open_game_choice()
+        else:
+            self._attach(game)
+            self.say(f"resumed after {count(len(game.history), 'move')}")
+        self._tell_roller()
+
+    @property
+    def game(self) -> GameState[Any] | None:
+        return self.table.game if self.table is not None else None
+
+    # -- the Controller interface -----------------------------------------------------------
+
+    def handle(self, event: Event) -> None:
+        if log.isEnabledFor(logging.DEBUG):  # describing costs, on the way to the commit
+            log.debug("%s", describe(event))
+        try:
+            self._dispatch(event)
+        except (GameError, UsageError) as err:
+            self._refuse(str(err))
+        except Exception as err:  # a bug must not stop the evening: log it, keep the game
+            log.exception("while handling %s", event)
+            self.say(f"internal error ({type(err).__name__}), logged; no accepted move is lost")
+        self._tell_roller()
+        self._changed = True
+        self.timers.scroll.line_changed()
+
+    def tick(self, now: float) -> float | None:
+        """Move the timers on (a tumbling roll's next face, a long line's scroll, a piece
+        unseen too long); return when the next of them is due (None: nothing moves on by
+        itself). The loop ticks once the frame after an event is shown: the moment to write
+        the event's log lines and for the table's own pause work."""
+        self._later.write()
+        if self.table is not None:
+            self.table.pause(self.settings)
+        if self.timers.scroll.on(now, self._highlighted):
+            if self.pages:
+                self.pages.scroll_on()
+            elif self.table is not None:
+                self.table.scroll += 1
+            self._changed = True
+        self._changed |= self.timers.tumble.on(now)
+        missing = self.table.missing() if self.table is not None else frozenset()
+        for square in self.timers.unseen.on(now, missing):
+            where = self.parts.label(*square)
+            text = f"no piece sensed on {where}: check the magnet or the switch"
+            log.warning("%s", text)
+            self.say(text)
+            self._changed = True
+        return self.timers.due()
+
+    def frame(self) -> Image.Image | None:
+        """The new screen, or None when nothing changed since the last."""
+        if not self._changed:
+            return None
+        self._changed = False
+        return self.render(self.view())
+
+    def view(self) -> View:
+        """What the screen shows now."""
+        over_the_game = self.pages.view()
+        if over_the_game is not None:
+            return over_the_game
+        assert self.table is not None  # with no game the new-game menu cannot be closed
+        return self.table.view(self.settings, self.timers.tumble.rolling)
+
+    def _highlighted(self) -> str | None:
+        """The highlighted line on screen now, if there is one that could scroll."""
+        if self.pages.notice is not None or self.pages:
+            return self.pages.highlighted()
+        if self.table is None or self.timers.tumble.rolling:
+            return None
+        return self.table.highlighted_line()
+
+    # -- events -------------------------------------------------------------------------
+
+    def _dispatch(self, event: Event) -> None:
+        match event:
+            case ControlPressed(control=control):
+                self._press(control)
+            case ControlHeld(control=Control.ROLL):
+                if self.table is not None and not self.pages:
+                    long_press(self, self.config.long_press)
+                elif self.pages.top is not None and not self.pages.top.closable:
+                    self.open(game_menu(self))
+            case ControlHeld(control=control):
+                self._press(control)
+            case ControlTurned(steps=steps):
+                self._press(Control.DOWN if steps > 0 else Control.UP, abs(steps))
+            case DiceRolled(dice=dice, source=source):
+                self._dice(dice, source)
+            case CellChanged():
+                self._sensed(event)
+            case CellFault(row=row, col=col, reason=reason):
+                log.warning("board sensor %s: %s", self.parts.label(row, col), reason)
+                self.say(f"board sensor {self.parts.label(row, col)}: {reason}")
+            case DeviceStatus(message=message):
+                log.info("%s", message)
+                self.say(message)
+
+    def _press(self, control: Control, steps: int = 1) -> None:
+        if self.pages.press(control, steps, lambda: self.open(game_menu(self))):
+            return
+        table = self.table
+        assert table is not None
+        if table.message is not None and control in (Control.UP, Control.DOWN, Control.SELECT):
+            table.message = None  # the notice covers the choices: the first press clears it
+        elif control in (Control.UP, Control.DOWN):
+            table.move(steps if control is Control.DOWN else -steps)
+        elif control is Control.BACK:
+            self.open(game_menu(self))
+        elif control is Control.SELECT:
+            if table.game.is_over:
+                self.open_game_choice()
+            elif table.game.phase is Phase.ROLL:
+                self.open_dice_entry()
+            elif (choice := table.highlighted()) is not None:
+                table.choose(choice, self._play)
+        elif control in HOLDS:
+            table.hold(HOLDS.index(control))
+
+    def _dice(self, dice: tuple[int, ...], source: str) -> None:
+        faces = "-".join(map(str, dice))
+        if self.table is None or self.pages:
+            self.say(f"dice {faces} ignored: close the menu first")
+            return
+        self._later.info("dice %s from %s", faces, source)
+        self.timers.tumble.land()
+        landed = self.table.throw(dice, self._play)
+        roller = self.parts.roller
+        if landed is not None and source == "button" and roller is not None:
+            self.timers.tumble.throw(*landed, dice, roller.tumble)
+
+    def _sensed(self, event: CellChanged) -> None:
+        outcome = self.table.sensed(event) if self.table is not None else None
+        if outcome is None:
+            log.info("board change at %s,%s not used by this game", event.row, event.col)
+            return
+        if outcome.message:
+            self.say(outcome.message)
+        if outcome.action is not None:
+            self._play(outcome.action)
+
+    # -- playing ------------------------------------------------------------------------
+
+    def _play(self, *actions: Any) -> bool:
+        """Apply ``actions`` (all or none) and commit them. On refusal, or a write that
+        failed (the journal then took them back), the reason goes on the screen."""
+        assert self.table is not None
+        game = self.table.game
+        try:
+            played = self.journal.apply(game, *actions)
+        except (GameError, UsageError) as err:
+            if isinstance(err, JournalError):  # a write that failed, not a refusal
+                log.error("%s", err)
+            self._refuse(str(err))
+            return False
+        self._later.info("%s: %s", game.TITLE, ", ".join(map(str, played)))
+        self.table.played(actions)
+        self._sound("game over" if game.is_over else "accepted")
+        return True
+
+    def _attach(self, game: GameState[Any]) -> None:
+        recognise, board = self.parts.recognise, self.parts.board
+        self.table = table_for(game, recognise(game) if recognise is not None else None)
+        if self.table.recogniser is not None and board is not None:
+            self.table.fixes = tuple(self.table.recogniser.reset(game, board()).fixes)
+
+    def say(self, text: str) -> None:
+        if not self.pages.say(text) and self.table is not None:
+            self.table.message = text
+
+    def _refuse(self, text: str) -> None:
+        """A refused action: the reason on the screen, a low double buzz."""
+        self.say(text)
+        self._sound("refused")
+
+    def _sound(self, name: str) -> None:
+        """Play one of :data:`hardware.sound.buzzer.SOUNDS` if there is a buzzer and the
+        table has not turned the sound off."""
+        if self.parts.sounder is not None and self.settings.sound:
+            self.parts.sounder.play(SOUNDS[name])
+
+    def _tell_roller(self) -> None:
+        due = self.table.dice_to_throw() if self.table is not None else 0
+        if self.parts.roller is not None and due:
+            self.parts.roller.count = due
+
+    # -- what the menus do --------------------------------------------------------------
+
+    def open(self, page: Menu | DiceEntry) -> None:
+        self.pages.open(page)
+
+    def close(self, page: Menu) -> None:
+        self.pages.close(page)
+
+    def open_game_choice(self) -> None:
+        self.open(game_choice(self.config, self.open, self._start, self.table is not None))
+
+    def _start(self, name: str, players: int, values: Mapping[str, Any]) -> None:
+        cls = game_class(name)
+        game = cls.new(players, self.config.names_for(players), **values)
+        self.journal.start(game)
+        self.pages.clear()
+        self._attach(game)
+        log.info("started %s for %s", cls.TITLE, ", ".join(game.setup.names))
+
+    def toggle(self, name: Setting) -> None:
+        self.settings = self.settings.toggled(name)
+
+    def ask(self, question: str, then: Callable[[], None]) -> None:
+        question_menu = confirm(question, then, lambda: self.pages.close(question_menu))
+        self.open(question_menu)
+
+    def ask_undo(self) -> None:
+        reason = why_no_undo(self.game)
+        if reason is not None:
+            self.say(reason)
+        else:
+            assert self.game is not None
+            self.ask(f"Undo {self.game.history[-1]}?", self._undo)
+
+    def shut_down(self) -> None:
+        """Leave a last screen that tells the table it may pull the plug, then stop."""
+        self.pages.clear()
+        self.pages.notice = NoticeView("Stopped", ("Every move is saved.", "Safe to unplug."))
+        self.parts.shutdown()
+
+    def open_dice_entry(self) -> None:
+        assert self.game is not None
+        self.open(DiceEntry(self.game.dice_wanted, self._typed_dice))
+
+    def _typed_dice(self, dice: tuple[int, ...]) -> None:
+        self.pages.pop()
+        self._dice(dice, "manual")
+
+    def _undo(self) -> None:
+        game = self.game
+        assert game is not None
+        undone = self.journal.undo(game)
+        self.pages.clear()  # back to the game, whichever way the question came
+        self._attach(game)
+        self.say(f"took back {undone}")
+
+    def abandon(self) -> None:
+        self.journal.abandon()
+        self.table = None
+        self.pages.clear()
+        self.open_game_choice()
+
+    def show_standings(self) -> None:
+        self.pages.notice = standings_notice(self.journal, self.config.night)

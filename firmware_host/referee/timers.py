@@ -1,0 +1,124 @@
+"""What moves on by itself between events, each with its own deadline: the dice tumbling
+after a throw, a long line scrolling, and pieces the sensors have not seen for a while.
+
+Each is told the time at the referee's tick and answers when it is due next (None: not
+until something new happens), so the loop sleeps until the soonest of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from firmware_host.dice_layout import replaced
+
+TUMBLE_FRAME_S = 0.06  # eight faces in about half a second: a roll, not a wait
+SCROLL_S = 0.3  # a long menu line moves a character this often: read, not chased
+ROW_CHARS = 16  # a line longer than this may not fit its row: it may need to scroll
+NO_PIECE_S = 20.0  # a piece the game expects, unseen this long: a magnet or switch at fault
+
+Faces = tuple[int, ...]
+Square = tuple[int, int]
+
+
+class Tumble:
+    """A button's throw shown as dice tumbling into their places before they land.
+
+    The faces are made at the first tick after the throw (the throw's own frame needs
+    none of them), then one is shown every :data:`TUMBLE_FRAME_S`."""
+
+    def __init__(self) -> None:
+        self.rolling: Faces | None = None  # the faces shown now; None: the dice lie still
+        self.due: float | None = None
+        self._frames: list[Faces] = []
+        self._thrown: tuple[Faces, Sequence[int], Faces, Callable[[Faces], Iterable[Faces]]] \
+            | None = None
+
+    def throw(self, row: Faces, places: Sequence[int], dice: Faces,
+              tumble: Callable[[Faces], Iterable[Faces]]) -> None:
+        """``dice`` thrown into ``places`` of ``row`` (none: the dice are the row);
+        ``tumble`` gives the animation's faces, ending on ``dice``."""
+        self._thrown = (row, places, dice, tumble)
+        self.due = None
+
+    def land(self) -> None:
+        """A new throw came: whatever still tumbles has landed."""
+        self._frames, self.rolling = [], None
+
+    def on(self, now: float) -> bool:
+        """Show the next face when it is due; whether the screen changed."""
+        if self._thrown is not None:
+            row, places, dice, tumble = self._thrown
+            self._thrown = None
+            self._frames = [replaced(row, places, faces) if places else faces
+                            for faces in tumble(dice)]
+        if self.rolling is None and not self._frames:
+            self.due = None
+            return False
+        if self.due is not None and now < self.due:
+            return False
+        self.rolling = self._frames.pop(0) if self._frames else None
+        self.due = now + TUMBLE_FRAME_S
+        return True
+
+
+class Scroller:
+    """Moves the highlighted line on by a character every :data:`SCROLL_S` while it is too
+    long for its row. Whether it is too long is found once an event, not every tick."""
+
+    def __init__(self) -> None:
+        self.due: float | None = None
+        self._long = False
+        self._unknown = False  # the first screen's line is looked at after the first event
+
+    def line_changed(self) -> None:
+        """An event came: the highlighted line may be another."""
+        self._unknown = True
+
+    def on(self, now: float, line: Callable[[], str | None]) -> bool:
+        """Whether the line moves on a character now; ``line`` is the highlighted one."""
+        if self._unknown:
+            self._unknown = False
+            self._long = len(line() or "") > ROW_CHARS
+        if not self._long:
+            self.due = None
+            return False
+        if self.due is None:
+            self.due = now + SCROLL_S
+            return False
+        if now < self.due:
+            return False
+        self.due = now + SCROLL_S
+        return True
+
+
+class UnseenPieces:
+    """Squares where the game expects a piece that the sensors do not see, and since when;
+    each is reported once it has been missing for :data:`NO_PIECE_S`."""
+
+    def __init__(self) -> None:
+        self.due: float | None = None
+        self._since: dict[Square, float | None] = {}  # None: reported
+
+    def on(self, now: float, missing: frozenset[Square]) -> list[Square]:
+        """The squares missing long enough to report now."""
+        self._since = {square: self._since.get(square, now) for square in missing}
+        overdue = [square for square, since in self._since.items()
+                   if since is not None and now >= since + NO_PIECE_S]
+        for square in overdue:
+            self._since[square] = None
+        self.due = min((since + NO_PIECE_S for since in self._since.values()
+                        if since is not None), default=None)
+        return overdue
+
+
+class Timers:
+    """The referee's three timers, and the soonest of their deadlines."""
+
+    def __init__(self) -> None:
+        self.tumble = Tumble()
+        self.scroll = Scroller()
+        self.unseen = UnseenPieces()
+
+    def due(self) -> float | None:
+        dues = (self.tumble.due, self.scroll.due, self.unseen.due)
+        return min((due for due in dues if due is not None), default=None)

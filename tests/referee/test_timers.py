@@ -1,0 +1,75 @@
+"""Each timer on its own: when it is due, what it changes, and that it rests when idle."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware_host.referee.timers import (
+    NO_PIECE_S,
+    ROW_CHARS,
+    SCROLL_S,
+    TUMBLE_FRAME_S,
+    Scroller,
+    Timers,
+    Tumble,
+    UnseenPieces,
+)
+
+
+def animation(final: tuple[int, ...]) -> list[tuple[int, ...]]:
+    return [tuple(9 for _ in final), final]
+
+
+def test_a_throw_tumbles_into_its_places_then_lies_still() -> None:
+    tumble = Tumble()
+    tumble.throw((1, 2, 3, 4, 5), [1, 3], (6, 6), animation)
+    assert tumble.due is None and tumble.rolling is None  # the throw's own frame: no faces
+    assert tumble.on(10.0) and tumble.rolling == (1, 9, 3, 9, 5)
+    assert tumble.due == pytest.approx(10.0 + TUMBLE_FRAME_S)
+    assert not tumble.on(10.01)  # not yet due
+    assert tumble.on(10.06) and tumble.rolling == (1, 6, 3, 6, 5)
+    assert tumble.on(10.13) and tumble.rolling is None  # landed: the game's own dice show
+    assert not tumble.on(10.3) and tumble.due is None
+
+
+def test_a_throw_without_places_is_the_whole_row_and_a_new_throw_lands_the_last() -> None:
+    tumble = Tumble()
+    tumble.throw((), [], (3, 4), animation)
+    assert tumble.on(0.0) and tumble.rolling == (9, 9)
+    tumble.land()
+    assert tumble.rolling is None and not tumble.on(0.1) and tumble.due is None
+
+
+def test_a_long_line_scrolls_once_an_event_has_shown_it() -> None:
+    scroller = Scroller()
+    long = "x" * (ROW_CHARS + 1)
+    assert not scroller.on(0.0, lambda: long)  # nothing known before the first event
+    scroller.line_changed()
+    assert not scroller.on(1.0, lambda: long) and scroller.due == pytest.approx(1.0 + SCROLL_S)
+    assert not scroller.on(1.1, lambda: "asked only once an event")
+    assert scroller.on(1.0 + SCROLL_S, lambda: "asked only once an event")
+    scroller.line_changed()
+    assert not scroller.on(2.0, lambda: "x" * ROW_CHARS) and scroller.due is None
+
+
+def test_a_piece_unseen_is_reported_once_after_its_time() -> None:
+    unseen = UnseenPieces()
+    assert unseen.on(0.0, frozenset({(0, 0)})) == [] and unseen.due == NO_PIECE_S
+    assert unseen.on(5.0, frozenset({(0, 0), (1, 1)})) == []
+    assert unseen.due == NO_PIECE_S
+    assert unseen.on(NO_PIECE_S, frozenset({(0, 0), (1, 1)})) == [(0, 0)]
+    assert unseen.due == 5.0 + NO_PIECE_S
+    assert unseen.on(100.0, frozenset({(0, 0), (1, 1)})) == [(1, 1)]
+    assert unseen.on(200.0, frozenset({(0, 0), (1, 1)})) == [] and unseen.due is None
+    assert unseen.on(201.0, frozenset()) == [] and unseen.due is None
+    assert unseen.on(202.0, frozenset({(0, 0)})) == []  # back and gone again: a new wait
+    assert unseen.due == 202.0 + NO_PIECE_S
+
+
+def test_the_timers_wait_for_the_soonest() -> None:
+    timers = Timers()
+    assert timers.due() is None
+    timers.unseen.on(0.0, frozenset({(2, 2)}))
+    timers.tumble.throw((), [], (1,), animation)
+    timers.tumble.on(1.0)
+    assert timers.due() == pytest.approx(1.0 + TUMBLE_FRAME_S)
