@@ -54,11 +54,12 @@ class Terminal:
         assert text.encode() in self.shown[start:], self.shown.decode(errors="replace")
 
     def resize(self, columns: int, rows: int) -> str:
-        """The screen drawn anew after the terminal becomes ``columns`` x ``rows``."""
+        """The screen drawn anew after the terminal becomes ``columns`` x ``rows`` (the pty is
+        not the child's controlling terminal, so the SIGWINCH is sent here)."""
         self.read(0.2)
         self.set_size(columns, rows)
-        self.child.send_signal(signal.SIGWINCH)  # the pty is not its controlling terminal
-        return self.read(3.0, b"\x1b[J").decode(errors="replace")
+        self.child.send_signal(signal.SIGWINCH)
+        return self.read(5.0, b"\x1b[J").decode(errors="replace")
 
     def type(self, keys: bytes) -> None:
         os.write(self.master, keys)

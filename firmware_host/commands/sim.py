@@ -39,7 +39,7 @@ from firmware_host.sim.terminal import LiveScreen, keys_mode, reader
 from firmware_host.sim.view import AUTO, VIEWS
 from games.words import count
 from hardware.controls.mock_table import MockTable
-from hardware.events import Event
+from hardware.events import Event, InputEdge
 from hardware.pins.driver_types import PinFactory
 from hardware.pins.factory import mock_factory
 from hardware.serial.bridge import Opener, serial_for_url
@@ -145,7 +145,10 @@ def interactive(config: Config, journal: Journal, factory: PinFactory, resources
                                every(POLL_INTERVAL, screen.poll)],
                       serial_opener=serial_opener)
     keyboard.quit = daemon.loop.stop
-    screen.follow_resizes(resources)
+    # the resize wakes the loop: besides drawing at once, a signal that only took note could
+    # leave the loop's wait on its queue (SimpleQueue.get with a timeout) asleep for good on
+    # CPython 3.11 and 3.12, the simulator frozen until an event arrives, and none would
+    screen.follow_resizes(resources, wake=lambda: events.put(InputEdge()))
     with keys_mode(keys_fd, out), stop_on_signals(daemon.loop):
         try:
             daemon.loop.run()

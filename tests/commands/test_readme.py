@@ -4,7 +4,9 @@ in the simulator), and the terminal sizes each view needs (measured in a pseudo-
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import time
 from pathlib import Path
 
@@ -79,3 +81,16 @@ def test_the_terminal_sizes_in_the_readme_are_the_smallest_that_draw(
             assert "Enlarge" not in sim.resize(columns, rows), (view, columns, rows)
         sim.type(b"q")
         assert sim.wait() == 0
+
+
+def test_the_simulator_keeps_taking_keys_through_a_storm_of_resizes(tmp_path: Path) -> None:
+    """A SIGWINCH that lands while the loop waits on its queue must not leave it asleep."""
+    with Terminal(80, 24, "sim", "--journal", str(tmp_path / "journal.sqlite3")) as sim:
+        sim.wait_for("q quit")
+        deadline = time.monotonic() + 3.0
+        while time.monotonic() < deadline:
+            for _ in range(200):
+                os.kill(sim.child.pid, signal.SIGWINCH)
+            sim.read(0.001)
+        sim.type(b"q")
+        assert sim.wait(10) == 0
