@@ -132,6 +132,11 @@ def test_an_unknown_game_lists_the_games() -> None:
     )
 
 
+def test_the_game_is_named_in_any_case_or_by_its_title() -> None:
+    for name in ("Sequence Dice", "SEQUENCE", "sequence-dice"):
+        assert parse(f'[game]\nname = "{name}"\n', FILE).game.name == "sequence"
+
+
 def test_variants_are_checked_by_the_games_own_options() -> None:
     head = '[game]\nname = "centennial"\n[game.variants]\n'
     assert error_of(head + 'mode = "fast"\n') == (
