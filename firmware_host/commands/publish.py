@@ -70,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
                 Publisher(journal, link, night.table, system_clock).run(stop)
     finally:
         link.stop(last=(status, topics.OFFLINE.encode()))
+    if not stop.is_set():  # the link's thread ended: systemd starts a new publisher
+        log.error("stopping: the link to the broker has ended (see above)")
+        return 1
     return 0
 
 

@@ -43,10 +43,11 @@ class Publisher:
         link.connected = self._resend.set
 
     def run(self, stop: threading.Event, interval: float = 0.2) -> None:
-        """Follow the journal until ``stop`` is set, looking every ``interval`` seconds."""
+        """Follow the journal until ``stop`` is set (or the link has ended), looking every
+        ``interval`` seconds."""
         version: int | None = None
         beat = time.monotonic()
-        while not stop.is_set():
+        while not stop.is_set() and self.link.alive():
             if self._resend.is_set():
                 self._resend.clear()
                 self.sent.clear()

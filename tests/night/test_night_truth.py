@@ -189,3 +189,25 @@ def test_a_link_whose_thread_ends_is_seen_dead_and_the_watchdog_is_not_pinged(
     table.disconnect()
     link.stop()
     store.close()
+
+
+def test_refusals_are_all_counted_and_logged_at_most_ten_lines_a_minute(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    link = Link(topics.parse_broker("mqtt://127.0.0.1:1"), HUB_USER, PASSWORD,
+                keepalive=KEEPALIVE_S, log=logging.getLogger("test.link"))
+    store = Store.open(tmp_path / "night.sqlite3")
+    listener = Listener(store, link, Broadcast())
+    now = [1000.0]
+    monkeypatch.setattr("firmware_host.night.hub.time.monotonic", lambda: now[0])
+    with caplog.at_level(logging.WARNING, "table_companion.hub"):
+        for n in range(500):
+            listener.reject("tc/table-1/live", f"bad {n}")
+        assert listener.rejected == 500 and len(caplog.records) == 10
+        now[0] += 61
+        listener.reject("tc/table-1/live", "bad again")
+    assert len(caplog.records) == 11
+    assert caplog.records[-1].getMessage() == (
+        "refused message #501 on 'tc/table-1/live': bad again (490 more refused before it, "
+        "only counted)")
+    store.close()
