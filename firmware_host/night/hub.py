@@ -61,13 +61,15 @@ class Listener:
     def _on_message(self, client: paho.Client, userdata: Any,
                     message: paho.MQTTMessage) -> None:
         self.heard_at = time.monotonic()
+        topic = "(not UTF-8)"  # paho decodes the topic when asked, and that may fail too
         try:
-            parsed = topics.parse(message.topic, bytes(message.payload))
+            topic = message.topic
+            parsed = topics.parse(topic, bytes(message.payload))
             self.take(dated(parsed, self.clock()))
         except BadMessage as err:
-            self.reject(message.topic, str(err))
+            self.reject(topic, str(err))
         except Exception as err:  # a bug, but one message must not silence the night
-            self.reject(message.topic, f"it broke the hub: {type(err).__name__}: {err}")
+            self.reject(topic, f"it broke the hub: {type(err).__name__}: {err}")
 
     def take(self, message: topics.Message) -> None:
         """Store a checked message and send the page what it changed."""

@@ -4,6 +4,7 @@ who may write where, a wrong password, messages that break the contract, a read-
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 import time
@@ -11,6 +12,7 @@ import urllib.error
 import urllib.request
 from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from night_parts import HUB_USER, ROOT, Broker, Hub, Table, mqtt_client, send, until
@@ -182,3 +184,37 @@ def test_a_forged_date_hides_no_table(broker: Broker, hub: Hub, tables: list[Tab
     assert night["rejected"] == 2  # 9999-12-31 and 2099
     forger.loop_stop()
     forger.disconnect()
+
+
+def test_nothing_a_message_holds_raises_past_the_handler(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the hub's process, with what paho hands it: a topic that is not UTF-8, a store
+    that fails; each is counted, and the next good message is taken."""
+    import paho.mqtt.client as paho
+
+    from firmware_host.night.hub import Listener
+    from firmware_host.night.mqtt import Link
+    from firmware_host.night.server import Broadcast
+    from firmware_host.night.store import Store
+
+    link = Link(topics.parse_broker("mqtt://127.0.0.1:1"), HUB_USER, "x", keepalive=2,
+                log=logging.getLogger("test.link"))
+    store = Store.open(tmp_path / "night.sqlite3")
+    listener = Listener(store, link, Broadcast())
+
+    def message(topic: bytes, payload: bytes) -> paho.MQTTMessage:
+        made = paho.MQTTMessage(topic=topic)
+        made.payload = payload
+        return made
+
+    live = topics.live_payload(replace(LIVE, table="table-1", name="Table 1",
+                                       at=datetime.now(UTC).isoformat()))
+    assert link.client.on_message is not None
+    link.client.on_message(link.client, None, message(b"tc/\xff/live", live))
+    with monkeypatch.context() as patched:
+        patched.setattr(store, "apply", lambda message: 1 / 0)
+        link.client.on_message(link.client, None, message(b"tc/table-1/live", live))
+    assert listener.rejected == 2 and store.table("table-1") is None
+    link.client.on_message(link.client, None, message(b"tc/table-1/live", live))
+    assert store.table("table-1") is not None
+    store.close()
