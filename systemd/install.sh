@@ -106,22 +106,26 @@ with_block() {
     if [ -n "$block" ]; then printf '%s\n%s\n%s\n' "$BLOCK_BEGIN" "$block" "$BLOCK_END"; fi
 }
 
-# Writes BOOT (our block replaced by stdin); on plain Debian, config.txt anew from it, as
-# raspi-firmware does after a kernel update. Says whether config.txt has the change now.
+# Writes BOOT (our block replaced by stdin); on plain Debian, has raspi-firmware write
+# config.txt anew from it, as it does after a kernel update. Says when it takes effect.
 write_boot_config() {
     local boot=$1 config=/boot/firmware/config.txt
     with_block "$boot" >"$boot.new" && mv "$boot.new" "$boot"
-    if [ "$boot" != "$RASPI_CUSTOM" ]; then return 0; fi
+    if [ "$boot" != "$RASPI_CUSTOM" ]; then
+        say "Reboot for it to take effect (sudo reboot)"
+        return
+    fi
     [ -s "$boot" ] || rm -f "$boot"
     DEB_MAINT_PARAMS=configure "$RASPI_HOOK" 2>&1 | sed 's/^/    /' || true
     local want=no have=no
     if grep -qsxF "$BLOCK_BEGIN" "$boot"; then want=yes; fi
     if grep -qsxF "$BLOCK_BEGIN" "$config"; then have=yes; fi
     if [ -f "$config" ] && [ "$want" = "$have" ]; then
-        say "raspi-firmware wrote $config from it"
+        say "raspi-firmware wrote $config from it: reboot for it to take effect (sudo reboot)"
     else
-        say "raspi-firmware could not write $config now (no kernel in /boot?): it takes"
-        say "$boot in when it does, at the next kernel update or: sudo dpkg-reconfigure raspi-firmware"
+        say "raspi-firmware could not write $config now (no kernel in /boot?); it takes"
+        say "$boot in when it does: at the next kernel update, or"
+        say "sudo dpkg-reconfigure raspi-firmware"
     fi
 }
 
@@ -332,7 +336,7 @@ elif ! printf '%s\n' "$block" | with_block "$boot" | cmp -s - "$boot" 2>/dev/nul
         read -r -p "Change $boot? [y/N] " answer
     fi
     if [ "$answer" = y ] || [ "$answer" = Y ]; then
-        did "Changed $boot: reboot for it to take effect (sudo reboot)"
+        did "Changed $boot"
         printf '%s\n' "$block" | write_boot_config "$boot"
     else
         say "Left $boot as it was; run install.sh --yes to change it"

@@ -162,8 +162,9 @@ def test_install_upgrade_spi_and_uninstall_in_a_throwaway_root(tmp_path: Path) -
     again = out["8-reinstall"]
     assert "Wrote /etc/table-companion/config.toml" in again  # the purge had removed it
     assert "Enabled table-companion.service" in again
-    assert ("Changed /etc/default/raspi-firmware-custom: reboot for it to take effect (sudo "
-            "reboot)\nraspi-firmware wrote /boot/firmware/config.txt from it\n") in again
+    assert ("Changed /etc/default/raspi-firmware-custom\nraspi-firmware wrote "
+            "/boot/firmware/config.txt from it: reboot for it to take effect (sudo reboot)\n"
+            ) in again
     debian = out["config-debian.txt"]
     assert debian.startswith("# Do not modify this file!")
     assert "# Inserted by /etc/default/raspi-firmware-custom\n# >>> table-companion" in debian
