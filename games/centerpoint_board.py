@@ -79,6 +79,10 @@ class Board:
     marks: Mapping[Place, Mark] = field(repr=False)
     leads_to: Mapping[Place, Location] = field(repr=False)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Board:
+        """A board is a value the rules never change, loaded once: a copied game shares it."""
+        return self
+
     def next_location(self, place: Place, colour: int, resting: bool) -> Location:
         """One space on from ``place`` for a marker of ``colour``.
 

@@ -7,6 +7,7 @@ its setup and its action list: that list is what is saved, replayed and undone.
 
 from __future__ import annotations
 
+import copy
 import enum
 import re
 from abc import ABC, abstractmethod
@@ -342,10 +343,39 @@ class GameState(ABC, Generic[A]):
         if not self.history:
             raise GameOverError("nothing to undo: no action has been played")
         last = self.history[-1]
-        replayed = self.replay(self.setup, self.history[:-1])
-        self.__dict__.clear()
-        self.__dict__.update(replayed.__dict__)
+        self._become(self.replay(self.setup, self.history[:-1]))
         return last
+
+    # -- copies -------------------------------------------------------------------------
+
+    def copy(self) -> Self:
+        """This game as a game of its own: playing on either leaves the other as it was.
+
+        The actions played are frozen values, so the copy's history is a new list of the
+        same actions (copying each again would cost more than the rest of the position once
+        a game is a few dozen actions old), and the setup, which the rules never change, is
+        shared. A part of a game that the rules never change either (a board loaded once)
+        shares itself by its own ``__deepcopy__``."""
+        return self._copied(list(self.history))
+
+    def snapshot(self) -> Self:
+        """The position without its actions, for :meth:`restore`: it costs the same in a
+        game's 50,000th action as in its first."""
+        return self._copied([])
+
+    def restore(self, snapshot: Self, history: Iterable[A | Roll]) -> None:
+        """Take the position of ``snapshot`` (from :meth:`snapshot`) in place, with
+        ``history`` as the actions that led there; the snapshot stays as it was."""
+        self._become(snapshot._copied(list(history)))
+
+    def _copied(self, history: list[A | Roll]) -> Self:
+        return copy.deepcopy(self, {id(self.history): history, id(self.setup): self.setup})
+
+    def _become(self, other: Self) -> None:
+        """Take ``other``'s position in place: undo and restore change the very game that
+        the referee and the journal hold."""
+        vars(self).clear()
+        vars(self).update(vars(other))
 
     @classmethod
     def replay(cls, setup: Setup, actions: Iterable[A | Roll | str]) -> Self:

@@ -8,7 +8,6 @@ notation and the referee applies it through ``game.apply``, the checked path.
 
 from __future__ import annotations
 
-import copy
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -43,12 +42,8 @@ def attempt(game: G, text: str) -> G | str:
 
     Trying on a copy lets the rule module decide legality and word the refusal, so the
     recogniser never second-guesses the rules and the referee's game stays untouched.
-    The actions already played are frozen values, so the copy's history is a new list of
-    the same actions: copying each one again would cost more than the rest of the position
-    once a game is a few dozen actions old. The setup, which the rules never change, is
-    shared too.
     """
-    trial = copy.deepcopy(game, {id(game.history): list(game.history), id(game.setup): game.setup})
+    trial = game.copy()
     try:
         trial.apply(text)
     except GameError as refusal:

@@ -107,3 +107,32 @@ def test_a_game_is_found_by_its_name_or_title_in_any_case(name: str) -> None:
 def test_the_rule_sheets_other_names_find_their_game() -> None:
     assert games.game_class("Ohio") is games.game_class("Martinetti") is games.game_class(
         "centennial")
+
+
+@pytest.mark.parametrize("name", list(games.REGISTRY))
+def test_a_copy_plays_alone_and_a_snapshot_restores_its_position(name: str) -> None:
+    """The game owns its copies: a copy played on leaves the game as it was, and a snapshot
+    taken back in place (as undo and the journal do) gives the position it was taken at."""
+    cls = games.game_class(name)
+    rng = random.Random(f"copies-{name}")
+    state = cls.new(cls.MIN_PLAYERS, **random_options(cls, rng))
+    for _ in range(4):
+        for _ in range(rng.randint(1, 30)):
+            if not state.is_over:
+                play_at_random(state, rng)
+        seen, actions, kept = snapshot(state), list(state.history), state.snapshot()
+        assert kept.history == [] and kept.setup is state.setup
+        trial = state.copy()
+        assert trial.history == state.history and trial.history is not state.history
+        assert all(a is b for a, b in zip(trial.history, state.history, strict=True))
+        for _ in range(20):
+            if not trial.is_over:
+                play_at_random(trial, rng)
+        assert snapshot(state) == seen, "playing a copy changed the game"
+        for _ in range(20):
+            if not state.is_over:
+                play_at_random(state, rng)
+        same = state
+        state.restore(kept, actions)
+        assert state is same and snapshot(state) == seen
+        state.check_invariants()

@@ -128,3 +128,21 @@ def test_opening_rerolls_only_the_tied() -> None:
     opening.record((4,))
     assert opening.record((1,)) == 0
     assert min(d for roll in opening.latest.values() for d in roll) == 1
+
+
+def test_restore_takes_a_snapshot_in_place_and_the_snapshot_stays_as_it_was() -> None:
+    game = HighDie.new(target=10)
+    game.roll(5)
+    game.apply("bank")
+    kept, actions = game.snapshot(), list(game.history)
+    assert kept.history == [] and kept.points == [5, 0]
+    game.roll(4)
+    game.apply("bank")
+    same = game
+    game.restore(kept, actions)
+    assert game is same and game.points == [5, 0] and game.history == actions
+    game.roll(3)
+    game.apply("bank")
+    assert kept.points == [5, 0] and kept.history == []
+    game.restore(kept, actions)
+    assert game.points == [5, 0]
