@@ -32,15 +32,15 @@ class _ColumnPin(MockPin):  # type: ignore[misc]  # gpiozero is untyped
         self.col = col
 
     def _get_state(self) -> Any:
-        if self._function == "input" and self.board.pulls_low(self.col):
+        if self.function == "input" and self.board.pulls_low(self.col):
             return False
         return super()._get_state()
 
     def changed_from(self, level: bool) -> None:
         """Fire the edge callback, as a real pin would, if the board moved the level."""
         now = bool(self._get_state())
-        if now != level and self._when_changed is not None \
-                and self._edges in ("both", "rising" if now else "falling"):
+        if now != level and self.when_changed is not None \
+                and self.edges in ("both", "rising" if now else "falling"):
             PiPin._call_when_changed(self, time.monotonic(), now)
 
 

@@ -18,7 +18,7 @@ import luma.core.error
 from PIL import Image
 
 from hardware.display.pages import Window, pack_rows, plan_windows, window_data
-from hardware.display.protocol import Send, check_frame, frame_rows
+from hardware.display.protocol import Send, check_frame
 from hardware.errors import DeviceMissingError
 
 SSD1306_SET_COLUMNS = 0x21
@@ -102,7 +102,7 @@ class PagedOled:
         """Pack ``image`` into pages and find what differs from the panel's; the call
         returned sends that. Nothing goes on the bus until it is called."""
         check_frame(image)
-        rows = frame_rows(self._device.preprocess(image))
+        rows = self._device.preprocess(image).tobytes()
         pages = pack_rows(rows, self._packed)
         self._packed = (rows, pages)
         base = self._sent

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any, Protocol, cast
+from typing import Protocol, cast
 
 from PIL import Image
 
@@ -70,70 +70,10 @@ def new_frame() -> Image.Image:
 ROW_BYTES = WIDTH // 8
 
 
-class _RowsFrame(Image.Image):
-    """A frame made from its pixel rows, whose Pillow pixels are made from them only when
-    something reads them (a PNG, an emulator, a test); the OLED driver packs the rows.
-
-    Pillow's frombytes costs about 15 µs here and lets go of the GIL twice; a frame is drawn
-    while the journal commits on the loop's thread, and each time the GIL is let go the loop
-    may take it, only to wait for the frame and hand it back: two thread wakes. Pillow reads
-    pixels through ``im`` (after ``load``), which this class makes on first use; a change
-    to them (drawing on the frame, which is read-only, makes Pillow replace ``im`` with a
-    copy) sets the rows aside."""
-
-    rows: bytes | None
-
-    @classmethod
-    def made(cls, rows: bytes) -> _RowsFrame:
-        frame = cls()
-        frame.__dict__.update(_BLANK.__dict__)  # mode, size, info as the Pillow in use keeps them
-        frame.__dict__.update(_pixels=None, rows=rows, info={})
-        if "_im" in frame.__dict__:  # newer Pillows read it as "no pixels yet"
-            frame.__dict__["_im"] = None
-        frame.readonly = 1
-        return frame
-
-    @property
-    def im(self) -> Any:
-        pixels = self.__dict__.get("_pixels")
-        rows = self.__dict__.get("rows")
-        if pixels is None and rows is not None:
-            pixels = Image.frombytes(FRAME_MODE, FRAME_SIZE, rows).im
-            self._keep(pixels)
-        return pixels
-
-    @im.setter
-    def im(self, pixels: Any) -> None:
-        self.rows = None  # Pillow replaced the pixels: the rows are not them any more
-        self._keep(pixels)
-
-    def _keep(self, pixels: Any) -> None:
-        self.__dict__["_pixels"] = pixels
-        if "_im" in self.__dict__:
-            self.__dict__["_im"] = pixels
-
-    def load(self) -> Any:
-        self.im  # noqa: B018  # the pixels, made before Pillow looks for them
-        return super().load()
-
-
-_BLANK = Image.new(FRAME_MODE, FRAME_SIZE)
-
-
 def frame_from_rows(rows: bytes) -> Image.Image:
     """A frame from its pixel rows in Pillow's own layout of mode ``"1"`` (:data:`ROW_BYTES`
-    a row, the left pixel in the top bit), which keeps the rows for :func:`frame_rows`.
-
-    The frame is read-only: drawing on it makes Pillow copy its pixels first, so the rows
-    kept are never taken for pixels that changed after."""
-    return _RowsFrame.made(rows)
-
-
-def frame_rows(image: Image.Image) -> bytes:
-    """``image.tobytes()``: the rows a frame was made from while they are still its pixels,
-    else read from Pillow (which takes longer than packing a page)."""
-    rows = image.__dict__.get("rows") if isinstance(image, _RowsFrame) else None
-    return rows if rows is not None else image.tobytes()
+    a row, the left pixel in the top bit)."""
+    return Image.frombytes(FRAME_MODE, FRAME_SIZE, rows)
 
 
 def check_frame(image: Image.Image) -> None:

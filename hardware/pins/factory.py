@@ -14,6 +14,7 @@ import importlib
 import logging
 import os
 import sys
+from importlib.metadata import entry_points
 from typing import Any
 
 from hardware.errors import (
@@ -102,11 +103,16 @@ def _origin(name: str) -> str:
 
 
 def _forced(name: str) -> Any:
-    """gpiozero's own choice by name, as it reads GPIOZERO_PIN_FACTORY."""
-    from gpiozero import Device
+    """The pin factory registered under ``name`` (as given, else in lower case), found as
+    gpiozero finds the one GPIOZERO_PIN_FACTORY names: by its package entry point."""
+    from gpiozero import BadPinFactory
 
     try:
-        return Device._default_pin_factory()
+        found = entry_points(group="gpiozero_pin_factories")
+        for wanted in (name, name.lower()):
+            for entry in found.select(name=wanted):
+                return entry.load()()
+        raise BadPinFactory(f"Unable to find pin factory {name!r}")
     except Exception as exc:
         error = translate(exc, "GPIO")
         if error is None:
