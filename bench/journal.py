@@ -13,6 +13,8 @@
   of 50,000; each with the chain check and the replay. Goal: 2,500 actions <= 50 ms.
 - ``undo``: :meth:`Journal.undo` at 50,000 actions (from the nearest snapshot) beside the
   rules' own undo (a replay of the whole game).
+- ``stamp``: an action's time stamp by the journal's clock (the local offset looked up once a
+  minute) beside ``datetime.now().astimezone()``, which looks it up every time; µs each.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
@@ -33,7 +36,7 @@ from typing import Any, ClassVar
 from random_play import play_out
 
 import games
-from firmware_host.journal import Journal
+from firmware_host.journal import Journal, system_clock
 from games.centennial import Centennial
 from games.centerpoint import CenterPoint
 from games.core import GameState, Phase, Result, Roll
@@ -198,6 +201,17 @@ def undo(folder: Path) -> dict[str, Any]:
             "rules_undo_by_replay_ms_p50": round(replay_undo, 3)}
 
 
+def stamp(runs: int = 20_000) -> dict[str, float]:
+    def each(make: Callable[[], datetime]) -> float:
+        started = time.perf_counter()
+        for _ in range(runs):
+            make().isoformat(timespec="milliseconds")
+        return round((time.perf_counter() - started) / runs * 1e6, 2)
+
+    return {"journal_clock_us": each(system_clock),
+            "offset_looked_up_each_time_us": each(lambda: datetime.now().astimezone())}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, default=None, help="where to make the journals")
@@ -210,6 +224,7 @@ def main() -> int:
         grown = growth(folder)
         resumed = resume(folder)
         undone = undo(folder)
+    stamped = stamp()
     resume_ms = resumed[f"tally_{RESUME_ACTIONS}"]["open_and_resume_ms_p50"]
     print(json.dumps({
         "bench": "journal",
@@ -218,6 +233,7 @@ def main() -> int:
         "apply_growth": grown,
         "resume": resumed,
         "undo": undone,
+        "stamp": stamped,
         "goals": {
             "apply_cpu_ratio_50000_to_100": {"value": grown["cpu_ratio"], "goal": GROWTH_GOAL,
                                              "ok": grown["cpu_ratio"] <= GROWTH_GOAL},

@@ -147,7 +147,8 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
     bridge = serial_board = None
     lane = DeviceLane()  # the serial device's events wait behind the table's
     if config.serial is not None and serial_opener is not None:
-        bridge = open_serial(config.serial, lane, serial_opener, resources, stir=inputs.waker)
+        bridge = open_serial(config.serial, lane, serial_opener, resources,
+                             wake_inputs=inputs.waker)
         serial_board = bridge if config.serial.board else None
     if serial_board is None:
         inputs.matrix.scan()  # the board as it stands: what a resumed game is checked against

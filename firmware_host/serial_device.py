@@ -39,17 +39,18 @@ def provided(settings: SerialConfig, emit: Emit) -> Emit:
 
 
 def open_serial(settings: SerialConfig, lane: DeviceLane, opener: Opener,
-                resources: ExitStack, stir: Callable[[], None] | None = None) -> SerialBridge:
+                resources: ExitStack,
+                wake_inputs: Callable[[], None] | None = None) -> SerialBridge:
     """The bridge to ``settings.port`` putting its events in ``lane``, taking no more lines
     than the lane has room for, closed with ``resources``. Nothing is opened yet: the first
     poll opens the port, and a device that is absent is opened as soon as its node is back.
 
-    ``stir`` is called for every throw the device reports: hands are at the table, so the
+    ``wake_inputs`` is called for every throw the device reports: hands are at the table, so the
     board's patrol looks quickly again, as after a throw of the button."""
 
     def put(event: Event) -> None:
-        if stir is not None and isinstance(event, DiceRolled):
-            stir()
+        if wake_inputs is not None and isinstance(event, DiceRolled):
+            wake_inputs()
         lane.put(event)
 
     bridge = SerialBridge(settings.port, provided(settings, put), opener,

@@ -52,7 +52,7 @@ class Option:
     label: str = ""
     words: Mapping[Any, str] = field(default_factory=dict)
 
-    def spoken(self, value: Any) -> str:
+    def text(self, value: Any) -> str:
         """``value`` as a set-up screen shows it."""
         if value in self.words:
             return self.words[value]

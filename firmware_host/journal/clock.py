@@ -2,8 +2,9 @@
 
 Every action is stamped on the way to its write to disk, so the stamp is on the path from a
 press to the screen. ``datetime.now().astimezone()`` looks the local offset up afresh each
-time (13 µs inside a night of play here); the offset only changes on a minute (daylight
-saving, or a zone's own change), so it is looked up once a minute.
+time, which costs more than the rest of a stamp (bench/journal.py: ``stamp``); the offset
+only changes on a minute (daylight saving, or a zone's own change), so it is looked up
+once a minute.
 """
 
 from __future__ import annotations

@@ -8,9 +8,8 @@ or a backup of the main file alone then loses at most the game in progress.
 It also checkpoints every :data:`CHECKPOINT_WRITES` commits, in a long game too. Once a
 checkpoint has copied all of the log, the next commit writes the log from its start again,
 over blocks the file already has; a log that grows instead makes every fsync commit the
-filesystem's own journal as well (the new size, the new blocks). Here a one-action commit
-took 0.25-0.32 ms while the log grew and 0.16-0.18 ms over written blocks; an SD card's
-flushes cost more than a disk's. The log then stays under about 64 pages (256 KiB).
+filesystem's own journal as well (the new size, the new blocks), which makes each commit
+dearer, the more so on an SD card. The log then stays under about 64 pages.
 """
 
 from __future__ import annotations

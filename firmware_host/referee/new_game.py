@@ -67,7 +67,7 @@ def options_menu(config: Config, name: str, players: int, start: Start) -> Menu:
         if len(steps) > 1:
             entries.append(Entry(partial(lambda text: text, option.label or key),
                                  partial(_cycle, values, key, steps),
-                                 partial(lambda o, k: o.spoken(values[k]), option, key)))
+                                 partial(lambda o, k: o.text(values[k]), option, key)))
     return Menu(f"{cls.TITLE}: options", entries)
 
 

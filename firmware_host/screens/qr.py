@@ -5,8 +5,7 @@ module (one pixel is too small to focus on at 0.96"). Only the versions that fit
 height that way are drawn: an address up to about 47 characters.
 
 segno is imported when a code is first made: its writers bring in urllib, http.client and
-ssl (about 25 ms here), which the daemon's cold start need not pay for a screen it may
-never show.
+ssl, which the daemon's cold start need not pay for a screen it may never show.
 """
 
 from __future__ import annotations

@@ -225,7 +225,7 @@ def menu_players() -> View:
 def options_menu(name: str, cursor: int, scroll: int = 0) -> MenuView:
     """A game's options as the set-up screen lists them, each at its default."""
     cls = games.game_class(name)
-    shown = [(o.label, o.spoken(o.default)) for o in cls.OPTIONS.values() if o.label != "Board"]
+    shown = [(o.label, o.text(o.default)) for o in cls.OPTIONS.values() if o.label != "Board"]
     return MenuView(f"{cls.TITLE}: options", ("Start", *(label for label, _ in shown)), cursor,
                     values=("", *(value for _, value in shown)), scroll=scroll)
 

@@ -99,7 +99,7 @@ class Recogniser(ABC):
     def review(self, game: GameState[Any]) -> Outcome:
         """The sensed board against ``game`` as it is now, e.g. after the referee applied a
         throw or a move entered with the controls; never an action."""
-        self._settle(game)
+        self._note_arrivals(game)
         return Outcome(None, self.fixes(game))
 
     @abstractmethod
@@ -110,7 +110,7 @@ class Recogniser(ABC):
     def _sensed(self, game: GameState[Any], square: Square, occupied: bool) -> Outcome:
         """Interpret a change already recorded in the sensed board."""
 
-    def _settle(self, game: GameState[Any]) -> None:  # noqa: B027  # optional hook
+    def _note_arrivals(self, game: GameState[Any]) -> None:  # noqa: B027  # optional hook
         """Hook: note what the board now shows done (markers that reached their box)."""
 
     def _try(self, game: GameState[Any], text: str, *, quiet: bool = False) -> Outcome:

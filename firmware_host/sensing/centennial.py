@@ -115,7 +115,7 @@ class CentennialRecogniser(Recogniser):
         self._seen = _boxes(_centennial(game))
         self._lifted = self._held = None
 
-    def _settle(self, game: GameState[Any]) -> None:
+    def _note_arrivals(self, game: GameState[Any]) -> None:
         """A marker counts as moved once its box is occupied and its old box no longer
         holds a marker the game does not expect."""
         state = _centennial(game)
@@ -150,7 +150,7 @@ class CentennialRecogniser(Recogniser):
                 return self.review(state)
         if occupied and box == self._lifted:
             self._lifted = None
-        self._settle(state)
+        self._note_arrivals(state)
         now = _boxes(state)
         moves = [(p, src, dst) for p, (src, dst) in enumerate(zip(self._seen_boxes(state), now,
                                                                    strict=True)) if src != dst]

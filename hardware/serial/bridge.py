@@ -270,15 +270,15 @@ class SerialBridge:
             case Dice(values):
                 self._emit(DiceRolled(values, "serial"))
             case Cell(row, col, occupied):
-                self._settle({(row, col)} if occupied else set(), {(row, col)})
+                self._set_cells({(row, col)} if occupied else set(), {(row, col)})
             case Board(occupied=occupied):
                 # the snapshot is the whole truth: any other cell known occupied is now empty
-                self._settle(set(occupied), self._occupied | occupied)
+                self._set_cells(set(occupied), self._occupied | occupied)
             case ErrorReply(code, detail):
                 self.device_errors += 1
                 log.warning("serial device on %s refused a line: %s %s", self.url, code, detail)
 
-    def _settle(self, occupied: set[tuple[int, int]], cells: set[tuple[int, int]]) -> None:
+    def _set_cells(self, occupied: set[tuple[int, int]], cells: set[tuple[int, int]]) -> None:
         """Make ``occupied`` the truth for ``cells``, emitting each cell that changed."""
         for cell in sorted(cells):
             now_occupied = cell in occupied

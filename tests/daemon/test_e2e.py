@@ -236,7 +236,7 @@ class Player:
             options = games.game_class(self.plan.game).OPTIONS
             shown = set(zip(view.items, view.values, strict=True))
             changes = [options[key].label for key, value in self.plan.options.items()
-                       if (options[key].label, options[key].spoken(value)) not in shown]
+                       if (options[key].label, options[key].text(value)) not in shown]
             wanted = changes[0] if changes else "Start"
         else:
             raise AssertionError(f"an unexpected menu: {view}")

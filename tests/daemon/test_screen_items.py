@@ -28,16 +28,16 @@ def test_every_option_has_a_label_and_words_a_player_understands() -> None:
         for key, option in games.game_class(name).OPTIONS.items():
             assert option.label and "_" not in option.label, (name, key)
             for value in option.choices or (option.default,):
-                assert "_" not in option.spoken(value), (name, key, value)
+                assert "_" not in option.text(value), (name, key, value)
 
 
 def test_the_issues_examples_read_as_asked() -> None:
     dalmatian = games.game_class("dalmatian").OPTIONS
     assert (dalmatian["dice_in_several_groups"].label,
-            dalmatian["dice_in_several_groups"].spoken(False)) == ("Dice in several groups", "no")
+            dalmatian["dice_in_several_groups"].text(False)) == ("Dice in several groups", "no")
     assert dalmatian["round_winner_only"].label == "Only the round's best scores"
     rule = games.game_class("multigam").OPTIONS["dice_rule"]
-    assert (rule.label, rule.spoken(rule.default)) == ("Dice rule", "standard")
+    assert (rule.label, rule.text(rule.default)) == ("Dice rule", "standard")
 
 
 def test_a_long_line_starts_cut_then_scrolls_to_its_end_and_back() -> None:
