@@ -12,21 +12,20 @@ from typing import Any
 from firmware_host.sensing.base import Outcome, Recogniser, Square, attempt
 from firmware_host.sensing.centennial import CentennialRecogniser
 from firmware_host.sensing.sequence import SequenceRecogniser
-from games.centennial import Centennial
 from games.core import GameState
-from games.sequence import SequenceDice
 
 
 def recogniser_for(
     game: GameState[Any], layout: str, *, columns: int = 4
 ) -> Recogniser | None:
-    """A recogniser when ``game`` can be sensed on a matrix of ``layout``, else None.
+    """A recogniser when ``game`` can be sensed on a matrix of ``layout``, else None;
+    found by the game's name, as its screen and its table are.
 
     ``columns`` is the track's column count (the pin map's ``len(matrix.cols)``).
     """
-    if layout == "grid" and isinstance(game, SequenceDice):
+    if layout == "grid" and game.NAME == "sequence":
         return SequenceRecogniser()
-    if layout == "track" and isinstance(game, Centennial):
+    if layout == "track" and game.NAME == "centennial":
         return CentennialRecogniser(columns)
     return None
 

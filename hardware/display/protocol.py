@@ -7,9 +7,8 @@ the tests do not care which one they hold.
 
 A backend with work to do on a frame before any byte goes (the OLED driver packs and diffs
 it) may also offer :class:`Prepares`: ``prepare(image)`` does that work and returns the call
-that sends. The daemon's loop prepares a frame while the journal is still writing what the
-frame shows, and sends only once it is on disk; :func:`preparer` gives every display that
-shape, a plain one's send being its whole ``show``.
+that sends, so a frame can be readied and sent later, or dropped; :func:`preparer` gives
+every display that shape, a plain one's send being its whole ``show``.
 """
 
 from __future__ import annotations
