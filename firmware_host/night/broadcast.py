@@ -22,7 +22,7 @@ from typing import Any
 
 FLUSH_S = 0.1  # changes gathered before a write: 20 tables at 5 Hz cost a write per 100 ms
 PING_S = 15.0  # a quiet stream gets a comment this often, so proxies and phones keep it
-FULL = 64 * 1024  # unsent bytes at which a stream is skipped until its socket drains
+FULL = 1  # unsent bytes at which a stream is skipped: each write waits for the one before
 STUCK_S = 30.0
 
 

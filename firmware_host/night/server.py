@@ -23,6 +23,7 @@ import contextlib
 import json
 import logging
 import resource
+import socket
 import threading
 import time
 from collections import Counter
@@ -51,6 +52,10 @@ SERVER = "table-companion-hub"
 MAX_HEAD = 8192  # bytes of request line and headers; a browser sends under 1 kB
 RENDER_S = 0.25  # a busy night's page is rendered at most this often for new visitors
 TALLY_S = 60.0
+# The kernel's send buffer of an event stream (Linux doubles it), instead of up to 4 MB: what
+# a phone on a weak link has not taken then waits in the hub, where it is coalesced, and not
+# as seconds of old news in the kernel. (Below 64 kB, loopback's 64 kB segments would stall.)
+STREAM_SNDBUF = 128 * 1024
 
 
 @dataclass(frozen=True)
@@ -289,6 +294,10 @@ class NightServer:
                      + sse("state", {"html": main}))
         await asyncio.wait_for(writer.drain(), self.limits.write_s)
         assert isinstance(writer.transport, asyncio.WriteTransport)
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_SNDBUF)
         stream = self.broadcast.join(writer.transport, seen)
         try:
             await reader.read(1)
