@@ -15,6 +15,7 @@ every stream, hub RSS <= 60 MB.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
@@ -56,6 +57,16 @@ def rss_mb(pid: int) -> float:
 def cpu_s(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def waited_s(pid: int) -> float:
+    """Seconds the process's threads were ready to run but waited for a core (other
+    processes had it): what a shared machine adds to the latencies."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            total += int((task / "schedstat").read_text().split()[1])
+    return total / 1e9
 
 
 def percentile(counts: list[int], fraction: float) -> float | None:
@@ -217,6 +228,7 @@ def run(args: argparse.Namespace, ids: list[str], broker: LocalBroker,
     here.recv()
     time.sleep(1.0)  # every stream has its first state
     rss_start, cpu_start, wall_start = rss_mb(hub.pid), cpu_s(hub.pid), time.monotonic()
+    waited_start = waited_s(hub.pid)
     peak = rss_start
     period = 1.0 / args.rate
     count = 0
@@ -242,7 +254,9 @@ def run(args: argparse.Namespace, ids: list[str], broker: LocalBroker,
     here.send((count, SETTLE_S))
     figures = here.recv()
     reading.join(timeout=10)
-    cpu = (cpu_s(hub.pid) - cpu_start) / (time.monotonic() - wall_start) * 100
+    wall = time.monotonic() - wall_start
+    cpu = (cpu_s(hub.pid) - cpu_start) / wall * 100
+    waited = (waited_s(hub.pid) - waited_start) / wall * 100
     for client in clients:
         client.disconnect()
         client.loop_stop()
@@ -265,7 +279,8 @@ def run(args: argparse.Namespace, ids: list[str], broker: LocalBroker,
         "clients_with_every_table_latest": complete,
         "latency_ms": {"p50": p50, "p99": p99, "max": worst},
         "hub": {"rss_mb_start": round(rss_start, 1), "rss_mb_peak": round(hub_rss, 1),
-                "cpu_percent_of_one_core": round(cpu, 1)},
+                "cpu_percent_of_one_core": round(cpu, 1),
+                "ready_but_waiting_for_a_core_percent": round(waited, 1)},
         "broker": {"rss_mb": round(rss_mb(broker.process.pid), 1)},
         "load_average_1min_at_end": round(os.getloadavg()[0], 2),
         "goals": {
