@@ -466,8 +466,8 @@ def test_magnets_on_a_mock_board_become_sequence_moves() -> None:
     [outcome] = play(("D4", True))  # D4 is a 12
     assert outcome.action is None and outcome.message is not None
     assert outcome.message.startswith("D4 is a 12, the roll is 8")
-    assert play(("D4", False), ("B4", True)) == [  # one scan settles both, B4 first
-        Outcome("place B4", ("lift the chip from D4",)), QUIET]
+    assert play(("D4", False), ("B4", True)) == [  # a lift settles sooner than a piece put
+        QUIET, played("place B4")]
     game.roll(5, 5)
     assert play(("B4", False)) == [played("remove B4")]
     assert [str(a) for a in game.history[-6:]] == [
