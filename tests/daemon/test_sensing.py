@@ -367,6 +367,19 @@ def test_centennial_claims_two_players_could_make_alike_take_the_controls() -> N
         "P2 and P3 can each claim 10: enter the claim with the controls")
 
 
+def test_centennial_two_claimants_moving_at_once_are_each_told_only_their_own() -> None:
+    game = centennial_at((1, 3, 4))  # P1 on 1, P2 on 3, P3 on 4
+    table = Table(game, "track")
+    game.roll(1, 1, 3)
+    game.apply("P1 stops at 1")  # entered with the controls: 4 and 5 are overlooked
+    assert table.recogniser.review(game) == QUIET
+    assert table.sense(box(4), False) == QUIET  # P3 lifts, to claim 5
+    assert table.sense(box(3), False) == QUIET  # P2 lifts at once, to claim 4
+    assert table.sense(box(5), True) == played("P3 claims 5")  # P2 is not told to put back
+    assert table.sense(box(4), True) == played("P2 claims 4")
+    assert table.recogniser.review(game) == QUIET
+
+
 def test_centennial_reset_after_a_resume_lists_the_differences() -> None:
     game = centennial_at((8, 13, 2))
     recogniser = recogniser_for(game, "track")
