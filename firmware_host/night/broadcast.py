@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-FLUSH_S = 0.1  # changes gathered before a write: 20 tables at 5 Hz cost a write per 100 ms
+FLUSH_S = 0.2  # changes gathered before a write: a table at 5 Hz has one or two, sent as one
 PING_S = 15.0  # a quiet stream gets a comment this often, so proxies and phones keep it
 FULL = 1  # unsent bytes at which a stream is skipped: each write waits for the one before
 STUCK_S = 30.0
