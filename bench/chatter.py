@@ -14,14 +14,20 @@ up to 30 ms, ending on the new state.
 - ``missed`` / ``wrong``: out of ``moves`` real moves with bouncing switches (a place, a lift,
   a lift and put back after 150-400 ms, a move to another cell), a change that never came,
   and one that came but was not made.
-- ``latency_ms``: from a magnet's arrival (its bounce included) to the ``CellChanged``, on the
-  manual clock: the settle time plus the wake-up and scan schedule. The goal is 150 ms.
-- ``moves_after_a_still_spell``: the same moves, each after the table was still for 6-12 s,
-  when the matrix patrols the rows holding pieces five times a second instead of every
-  20 ms: a piece put on such a row waits up to 200 ms more to be seen, and a lift and put
-  back there that is over between two looks is not seen at all (``missed_by_kind``; the
-  board is still right, as nothing changed). Not a goal: a player mostly rolls or presses
-  something first, which brings the quick patrol back.
+- ``latency_ms``: from a magnet coming to rest (its last bounce) to the ``CellChanged``, on
+  the manual clock: the settle time plus the wake-up and scan schedule. The goal is 150 ms.
+- ``moves_after_a_still_spell``: the same moves, each after the table was still for 6-12 s.
+- ``hands``: ``HANDS`` moves as real hands make them (:func:`gesture`): every make and break
+  bouncing for 1-20 ms; a piece brought over 1-2 neighbours dwelling 10-100 ms on each, or
+  put on a wrong neighbour first for 0.3-0.8 s, or put straight down; lifts; moves; swaps
+  (a chip lifted and another put on the same cell 80-400 ms later); one move in five made by
+  two hands at once, far apart; a pause of 0-10 s before each (half of them long enough for
+  the table to be still). ``phantom``: a change no hand made (a cell crossed, a bounce);
+  ``missed``: a change made and not reported; ``wrong_board_cells``: cells where the
+  matrix's board and the magnets disagree after the move; ``latency_ms``: from the last
+  magnet of a move at rest to the move's last ``CellChanged``, at rest and busy. A swap
+  made by stacking the new chip on the old and pulling the old one out is no change the
+  sensors can see, so it is not among them.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ ROWS = (7, 8, 9, 10, 11, 12)
 COLS = (20, 21, 22, 23, 24, 25)
 STEP = 0.00025
 LATENCY_GOAL_MS = 150
+HANDS = 20_000
 Cell = tuple[int, int]
 
 
@@ -87,8 +94,9 @@ class Bench:
             self.due = self.matrix.poll()
 
     def bounce(self, cell: Cell, closed: bool, rng: random.Random, *,
-               longest: float = 0.03, end_on: bool | None = None) -> None:
-        """A bouncing contact ending ``closed`` (or, with ``end_on``, where it began)."""
+               longest: float = 0.03, end_on: bool | None = None) -> float:
+        """A bouncing contact ending ``closed`` (or, with ``end_on``, where it began); when
+        it came to rest (its last flip)."""
         flips = rng.randint(1, 8)
         times = sorted(rng.uniform(0, longest) for _ in range(flips))
         start = self.clock()
@@ -100,6 +108,7 @@ class Bench:
         final = closed if end_on is None else end_on
         if state != final:
             self._set(cell, final)
+        return self.clock()
 
     def _set(self, cell: Cell, closed: bool) -> None:
         (self.board.place if closed else self.board.lift)(*cell)
@@ -188,8 +197,7 @@ def real_moves(bench: Bench, rng: random.Random, count: int, *,
         arrivals: dict[Cell, float] = {}
         if kind == "place":
             cell = rng.choice(free)
-            arrivals[cell] = bench.clock()
-            bench.bounce(cell, True, rng)
+            arrivals[cell] = bench.bounce(cell, True, rng)
             wanted = [(*cell, True)]
         elif kind == "lift":
             cell = rng.choice(pieces)
@@ -199,15 +207,13 @@ def real_moves(bench: Bench, rng: random.Random, count: int, *,
             cell = rng.choice(pieces)
             bench.bounce(cell, False, rng)
             bench.run(rng.uniform(0.15, 0.4) - 0.03)
-            arrivals[cell] = bench.clock()
-            bench.bounce(cell, True, rng)
+            arrivals[cell] = bench.bounce(cell, True, rng)
             wanted = [(*cell, False), (*cell, True)]
         else:
             src, dst = rng.choice(pieces), rng.choice(free)
             bench.bounce(src, False, rng)
             bench.run(rng.uniform(0.1, 0.4))
-            arrivals[dst] = bench.clock()
-            bench.bounce(dst, True, rng)
+            arrivals[dst] = bench.bounce(dst, True, rng)
             wanted = [(*src, False), (*dst, True)]
         bench.run(rng.uniform(0.3, 0.8))
         got = [(at, (e.row, e.col, e.occupied)) for at, e in bench.changes(seen)
@@ -230,6 +236,168 @@ def real_moves(bench: Bench, rng: random.Random, count: int, *,
             "latency_ms": spread}
 
 
+Flip = tuple[float, Cell, bool]  # when, which cell, closed after it
+
+
+class Hand:
+    """Plans what a hand does to the magnets, as flips in time: every make and break
+    bounces for 1-20 ms, a piece crossing a free cell closes it for 10-100 ms."""
+
+    def __init__(self, rng: random.Random, pieces: set[Cell]) -> None:
+        self.rng = rng
+        self.pieces = pieces  # where magnets will be once the planned flips are done
+        self.flips: list[Flip] = []
+        self.wanted: list[tuple[Cell, bool, float]] = []  # real changes, when they rested
+
+    def contact(self, at: float, cell: Cell, closed: bool) -> float:
+        """A bouncing make or break at ``at``; when it rests."""
+        rng = self.rng
+        longest = rng.uniform(0.001, 0.02)
+        ends = sorted(rng.uniform(0, longest) for _ in range(2 * rng.randint(0, 3)))
+        state = closed
+        for offset in (0.0, *ends):
+            self.flips.append((at + offset, cell, state))
+            state = not state
+        return at + (ends[-1] if ends else 0.0)
+
+    def cross(self, at: float, cells: list[Cell]) -> float:
+        """Slide over ``cells`` (a free one closes while the piece is over it); when the
+        piece reaches the cell after them."""
+        for cell in cells:
+            leave = at + self.rng.uniform(0.01, 0.1)
+            if cell not in self.pieces:  # the break comes after the make has stopped bouncing
+                leave = max(leave, self.contact(at, cell, True) + 0.001)
+                leave = self.contact(leave, cell, False)
+            at = leave
+        return at
+
+    def put(self, at: float, cell: Cell) -> float:
+        rest = self.contact(at, cell, True)
+        self.pieces.add(cell)
+        self.wanted.append((cell, True, rest))
+        return rest
+
+    def take(self, at: float, cell: Cell) -> float:
+        rest = self.contact(at, cell, False)
+        self.pieces.discard(cell)
+        self.wanted.append((cell, False, rest))
+        return rest
+
+
+def around(cell: Cell) -> list[Cell]:
+    return [(cell[0] + dr, cell[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+            if (dr or dc) and 0 <= cell[0] + dr < 6 and 0 <= cell[1] + dc < 6]
+
+
+def approach(hand: Hand, at: float, dst: Cell) -> float:
+    """Come to ``dst`` over 1-2 neighbours, or put it on a wrong neighbour first and then
+    slide it over, or straight down; when the piece is over ``dst``."""
+    rng = hand.rng
+    way = rng.random()
+    if way < 0.5:
+        path = [rng.choice(around(dst))]
+        if rng.random() < 0.5:
+            path.insert(0, rng.choice(around(path[0])))
+        return hand.cross(at, [c for c in path if c != dst])
+    if way < 0.7:
+        wrong = rng.choice([c for c in around(dst) if c not in hand.pieces] or [dst])
+        if wrong != dst:
+            rest = hand.put(at, wrong)
+            return hand.take(rest + rng.uniform(0.3, 0.8), wrong) + rng.uniform(0.01, 0.1)
+    return at
+
+
+def gesture(hand: Hand, at: float, near: set[Cell]) -> tuple[str, float]:
+    """One move of one hand, away from the cells in ``near`` (the other hand's); its kind
+    and when it is over."""
+    rng = hand.rng
+    far = [(r, c) for r in range(6) for c in range(6)
+           if all(max(abs(r - n[0]), abs(c - n[1])) > 2 for n in near)]
+    pieces = [c for c in far if c in hand.pieces]
+    free = [c for c in far if c not in hand.pieces]
+    kinds = ["place"] * bool(free) + ["lift", "swap_lift_first", "move"] * bool(pieces)
+    kind = rng.choice(kinds if len(hand.pieces) < 24 or not pieces else ["lift"])
+    if kind == "place":
+        dst = rng.choice(free)
+        return kind, hand.put(approach(hand, at, dst), dst)
+    src = rng.choice(pieces)
+    if kind == "lift":
+        return kind, hand.take(at, src)
+    if kind == "swap_lift_first":  # an opponent's chip off, one's own on, 80-400 ms later
+        rest = hand.take(at, src)
+        return kind, hand.put(rest + rng.uniform(0.08, 0.4), src)
+    targets = [c for c in free if c != src]
+    if not targets:
+        return "lift", hand.take(at, src)
+    dst = rng.choice(targets)
+    rest = hand.take(at, src)
+    return kind, hand.put(approach(hand, rest + rng.uniform(0.05, 0.3), dst), dst)
+
+
+def play(bench: Bench, flips: list[Flip]) -> None:
+    """Do ``flips`` (times relative to now) as the table's clock passes."""
+    start = bench.clock()
+    for at, cell, closed in sorted(flips):
+        bench.run(max(0.0, start + at - bench.clock()))
+        if closed != (cell in bench.board.magnets):
+            bench._set(cell, closed)
+
+
+def hands(bench: Bench, rng: random.Random, count: int) -> dict[str, Any]:
+    """``count`` moves of real hands (see :func:`gesture`), each after a pause of 0-10 s
+    (half of them long enough for the table to be still), one in five made by two hands at
+    once: phantom, missed and wrong changes, and the latency from the last magnet of a
+    gesture coming to rest to the gesture's last ``CellChanged``, at rest and busy."""
+    phantom = missed = wrong = 0
+    kinds: dict[str, int] = {}
+    latency: dict[str, list[float]] = {"at_rest": [], "busy": []}
+    moves = 0
+    while moves < count:
+        pause = rng.uniform(REST_AFTER_S, 10.0) if rng.random() < 0.5 else rng.uniform(0, 1.0)
+        bench.rest(pause)
+        when = "at_rest" if pause >= REST_AFTER_S else "busy"
+        seen = len(bench.events)
+        hand = Hand(rng, set(bench.board.magnets))
+        kind, end = gesture(hand, 0.0, set())
+        kinds[kind] = kinds.get(kind, 0) + 1
+        if rng.random() < 0.2:  # a second hand, far from the first
+            near = {cell for _at, cell, _closed in hand.flips}
+            kind2, end2 = gesture(hand, rng.uniform(0.0, 0.2), near)
+            kinds[f"two_hands_{kind2}"] = kinds.get(f"two_hands_{kind2}", 0) + 1
+            end = max(end, end2)
+            moves += 1
+        moves += 1
+        start = bench.clock()
+        play(bench, hand.flips)
+        bench.run(max(0.0, start + end - bench.clock()) + 0.6)
+        got = [(at, (e.row, e.col), e.occupied) for at, e in bench.changes(seen)
+               if isinstance(e, CellChanged)]
+        wanted = [(cell, closed) for cell, closed, _rest in hand.wanted]
+        changes = [(cell, closed) for _at, cell, closed in got]
+        phantom += len([c for c in changes if c not in wanted])
+        missed += len([w for w in wanted if w not in changes])
+        wrong += len(bench.matrix.occupied() ^ bench.board.magnets)
+        done = [next((at for at, c, o in got if (c, o) == (cell, closed)
+                      and at >= start + rest), None) for cell, closed, rest in hand.wanted]
+        if done and None not in done:  # from the last magnet at rest to the last change
+            last_rest = max(rest for _cell, _closed, rest in hand.wanted)
+            latency[when].append((max(d for d in done if d is not None) - start - last_rest)
+                                 * 1000)
+        if wrong:  # put the matrix right again, so one error is counted once
+            bench.board.set(bench.matrix.occupied())
+    return {"moves": moves, "kinds": dict(sorted(kinds.items())), "phantom": phantom,
+            "missed": missed, "wrong_board_cells": wrong,
+            "latency_ms": {name: spread(values) for name, values in latency.items()}}
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {}
+    values = sorted(values)
+    return {"n": len(values), "median": round(statistics.median(values), 1),
+            "p99": round(values[int(len(values) * 0.99)], 1), "max": round(values[-1], 1)}
+
+
 def measured(part: Callable[[Bench, random.Random, int], dict[str, Any]], count: int,
              seed: int) -> dict[str, Any]:
     bench = Bench()
@@ -247,12 +415,18 @@ def main() -> None:
     slid = measured(slides, 3_000, 2)
     moves = measured(real_moves, 4_000, 3)
     rested = measured(partial(real_moves, still=REST_AFTER_S + 1), 500, 4)
+    handled = measured(hands, HANDS, 5)
     latency = moves["latency_ms"]["p99"]
     goals = {name: {"value": value, "goal": 0, "ok": value == 0}
              for name, value in (("phantom", bursts["phantom"] + slid["phantom"]),
                                  ("missed", moves["missed"]), ("wrong", moves["wrong"]))}
     goals["placement_to_change_p99_ms"] = {"value": latency, "goal": LATENCY_GOAL_MS,
                                            "ok": latency <= LATENCY_GOAL_MS}
+    for name in ("phantom", "missed", "wrong_board_cells"):
+        goals[f"hands_{name}"] = {"value": handled[name], "goal": 0, "ok": handled[name] == 0}
+    for when, figures in handled["latency_ms"].items():
+        goals[f"hands_{when}_p99_ms"] = {"value": figures["p99"], "goal": LATENCY_GOAL_MS,
+                                         "ok": figures["p99"] <= LATENCY_GOAL_MS}
     print(json.dumps({
         "bench": "chatter",
         "phantom": bursts["phantom"] + slid["phantom"],
@@ -263,6 +437,7 @@ def main() -> None:
         "goals": goals,
         "placement_after_a_still_spell_ms": rested["latency_ms"],
         "bursts": bursts, "slides": slid, "moves": moves, "moves_after_a_still_spell": rested,
+        "hands": handled,
     }))
 
 

@@ -101,7 +101,7 @@ class NightConfig:
     file (its user name is the table's id, ``Table 2`` -> ``table-2``)."""
 
     table: str
-    broker: str = "mqtt://hub.local:1883"
+    broker: str = "mqtts://hub.local:8883"  # the TLS listener install.sh --hub sets up
     credentials: Path = Path("/etc/table-companion/mqtt-password")
     page: str = ""  # the hub page's address for the QR code ('' = http://<broker host>:8080/)
     # the night's certificate authority, which an mqtts:// broker's certificate must come from

@@ -16,7 +16,11 @@ on_raspberry_pi() {
 
 # ensure_venv [EXTRA]: the venv with the project installed, with pyproject's EXTRA (e.g. dev)
 ensure_venv() {
-    local extras=${1:-}
+    local extras=${1:-} stamp
+    # Installed already (the usual case): nothing to decide, not even what comes from apt.
+    for stamp in ".installed${extras:+-$extras}" ".installed-${extras:+$extras,}pi"; do
+        if [ -f ".venv/$stamp" ] && [ ! pyproject.toml -nt ".venv/$stamp" ]; then return 0; fi
+    done
     if ! command -v "$PYTHON" >/dev/null 2>&1; then
         echo "table-companion needs Python 3.11 or newer: sudo apt install python3 python3-venv" >&2
         exit 1
@@ -48,7 +52,7 @@ ensure_venv() {
         "$PYTHON" -m venv $site .venv
     fi
     if on_raspberry_pi && [ -z "$gpio" ]; then extras=${extras:+$extras,}pi; fi
-    local stamp=.venv/.installed${extras:+-$extras}
+    stamp=.venv/.installed${extras:+-$extras}
     if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
         echo "Installing table-companion${extras:+[$extras]} into .venv ..." >&2
         .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${extras:+[$extras]}"

@@ -6,6 +6,9 @@
 #                                                  config without asking
 #   sudo systemd/install.sh --uninstall [--purge]  remove the service, the venv and the command;
 #                                                  --purge: the journal and the config too
+#   sudo systemd/install.sh --hub [--tables N]     a game night's hub (systemd/install-night.sh)
+#   sudo systemd/install.sh --publish DIR          this table at the night, DIR from the hub
+#   sudo systemd/install.sh --uninstall --hub|--publish [--purge]   remove that part only
 #
 # What it does, each step only when it is not done already (a second run changes nothing):
 #   - apt: python3-venv; python3-lgpio where the archive has it (Raspberry Pi OS), else lgpio
@@ -48,18 +51,30 @@ fail() { say "install.sh: $*" >&2; exit 1; }
 changed=0
 did() { changed=1; say "$*"; }
 
-yes=0 uninstall=0 purge=0
-for arg in "$@"; do
+yes=0 uninstall=0 purge=0 mode=table tables=4 publish_dir=
+while [ $# -gt 0 ]; do
+    arg=$1
+    shift
     case $arg in
         --yes|-y) yes=1 ;;
         --uninstall) uninstall=1 ;;
         --purge) purge=1 ;;
-        -h|--help) sed -n '2,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        --hub) mode=hub ;;
+        --tables) tables=${1:-}; shift || true
+                  [[ $tables =~ ^[1-9][0-9]?$ ]] || fail "--tables takes a number from 1 to 99" ;;
+        --publish) mode=publish
+                   if [ "$uninstall" -eq 0 ] && [[ ${1:-} != -* ]]; then publish_dir=${1:-}; shift || true; fi ;;
+        -h|--help) sed -n '2,25s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+                   sed -n '2,13s/^# \{0,1\}//p' "$SOURCE/systemd/install-night.sh"; exit 0 ;;
         *) fail "unknown option $arg (see --help)" ;;
     esac
 done
 if [ "$purge" -eq 1 ] && [ "$uninstall" -eq 0 ]; then
     fail "--purge goes with --uninstall"
+fi
+if [ "$mode" = publish ] && [ "$uninstall" -eq 0 ]; then
+    [ -d "$publish_dir" ] || fail "--publish takes the folder the hub's install.sh --hub wrote for this table"
+    publish_dir=$(cd "$publish_dir" && pwd)
 fi
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -163,8 +178,16 @@ uninstall() {
     if [ "$changed" -eq 0 ]; then say "Nothing to remove: table-companion is not installed"; fi
 }
 
+# shellcheck source=systemd/install-night.sh
+. "$SOURCE/systemd/install-night.sh"  # install_hub, install_publish and their uninstalls
+
 if [ "$uninstall" -eq 1 ]; then
-    uninstall
+    case $mode in
+        hub) uninstall_hub ;;
+        publish) uninstall_publish ;;
+        *) uninstall_publish; uninstall_hub; uninstall ;;
+    esac
+    if [ "$changed" -eq 0 ] && [ "$mode" != table ]; then say "Nothing to remove"; fi
     exit 0
 fi
 
@@ -275,6 +298,11 @@ if [ "$(readlink "$LINK" 2>/dev/null)" != "$VENV/bin/table-companion" ]; then
     ln -sfn "$VENV/bin/table-companion" "$LINK"
     did "Linked $LINK"
 fi
+if [ "$mode" = hub ]; then  # the hub needs the command, not the table's hardware or service
+    install_hub "$tables"
+    if [ "$changed" -eq 0 ]; then say "Nothing to change: the hub is installed and up to date"; fi
+    exit 0
+fi
 
 # --- the config, and the buses its pin map needs -------------------------------------------
 if [ -e "$CONFIG_DIR/config.toml" ]; then
@@ -369,6 +397,9 @@ elif [ "$changed" -eq 1 ] || ! systemctl is-enabled --quiet "$SERVICE.service" \
     did "table-companion is running: systemctl status $SERVICE, journalctl -u $SERVICE -f"
 fi
 say "The service's journal belongs to its user: sudo -u $SERVICE table-companion export"
+if [ "$mode" = publish ]; then
+    install_publish "$publish_dir"
+fi
 if [ "$changed" -eq 0 ]; then
     say "Nothing to change: table-companion is installed and up to date"
 fi

@@ -5,7 +5,7 @@
 #   systemd/night-certs.sh DIR NAME...     e.g. DIR=/etc/mosquitto/certs hub hub.local 10.0.0.5
 #
 # In DIR: night-ca.crt (what every table trusts: copy it to each), night-ca.key (stays here),
-# broker.crt and broker.key (Mosquitto's TLS listener). Run again, it keeps the authority
+# broker.crt and broker.key (Mosquitto's TLS listener), broker.names (the names it was for). Run again, it keeps the authority
 # and the broker's certificate, and makes a new broker certificate only when NAMEs differ
 # from the ones it has. Names that are addresses (IPv4, IPv6) become IP names. Prints what
 # it made, one line each.
@@ -35,9 +35,9 @@ if [ ! -s "$dir/night-ca.key" ] || [ ! -s "$dir/night-ca.crt" ]; then
     echo "Made the night's certificate authority $dir/night-ca.crt"
 fi
 
-current=$(openssl x509 -in "$dir/broker.crt" -noout -ext subjectAltName 2>/dev/null \
-    | sed -n '2s/^ *//p' | sed 's/IP Address:/IP:/g; s/, /,/g' || true)
-if [ "$current" != "$san" ] || [ ! -s "$dir/broker.key" ]; then
+# broker.names: the names of broker.crt as given, to compare with (openssl rewrites addresses)
+if [ "$(cat "$dir/broker.names" 2>/dev/null)" != "$san" ] || [ ! -s "$dir/broker.key" ] \
+        || [ ! -s "$dir/broker.crt" ]; then
     extensions=$(mktemp)
     request=$(mktemp)
     trap 'rm -f "$extensions" "$request"' EXIT
@@ -50,5 +50,6 @@ if [ "$current" != "$san" ] || [ ! -s "$dir/broker.key" ]; then
         -CAcreateserial -CAserial "$dir/night-ca.srl" -sha256 -days 825 \
         -extfile "$extensions" -out "$dir/broker.crt" 2>/dev/null
     chmod 0644 "$dir/broker.crt"
+    echo "$san" >"$dir/broker.names"
     echo "Made the broker's certificate $dir/broker.crt for ${san//,/ }"
 fi

@@ -11,18 +11,18 @@ import argparse
 import logging
 import os
 import sqlite3
-import threading
 from datetime import date
 from pathlib import Path
 
 from firmware_host.commands import Subparsers, add_command
 from firmware_host.errors import UsageError
 from firmware_host.night import topics
+from firmware_host.night.broadcast import Broadcast
 from firmware_host.night.credentials import read_secret
 from firmware_host.night.hub import Listener
 from firmware_host.night.mqtt import Link
 from firmware_host.night.notify import notify
-from firmware_host.night.server import Broadcast, NightServer
+from firmware_host.night.server import NightServer
 from firmware_host.night.signals import stop_event
 from firmware_host.night.store import Store
 from firmware_host.night.watch import Watch
@@ -82,8 +82,9 @@ def run(args: argparse.Namespace) -> int:
     link = Link(broker, args.user, password, keepalive=args.keepalive, log=log)
     listener = Listener(store, link, broadcast)
     watch = Watch(listener, args.keepalive)
+    server = NightServer((host, port), watch.night, lambda: listener.rejected, broadcast)
     try:
-        server = NightServer((host, port), watch.night, lambda: listener.rejected, broadcast)
+        server.start()
     except OSError as err:
         raise UsageError(f"--listen {args.listen}: cannot serve there "
                          f"({err.strerror or err})") from None
@@ -91,8 +92,6 @@ def run(args: argparse.Namespace) -> int:
     log.info("serving the night at http://%s:%d/ from %s, night kept in %s", shown,
              server.server_address[1], broker, db)
     link.start()
-    serving = threading.Thread(target=server.serve_forever, name="http", daemon=True)
-    serving.start()
     notify("READY=1")
     try:
         while not stop.wait(1.0):
@@ -100,9 +99,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         notify("STOPPING=1")
         link.stop()
-        broadcast.close()
-        server.shutdown()
-        server.server_close()
+        server.close()
         store.close()
     return 0
 

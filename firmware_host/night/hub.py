@@ -18,8 +18,8 @@ from typing import Any
 import paho.mqtt.client as paho
 
 from firmware_host.night import page, topics
+from firmware_host.night.broadcast import Broadcast, sse
 from firmware_host.night.mqtt import Link
-from firmware_host.night.server import Broadcast, sse
 from firmware_host.night.store import Store
 from firmware_host.night.tonight import dated, local_now
 from firmware_host.night.topics import BadMessage

@@ -1,29 +1,40 @@
 """The hub's web server: the night's page, its export, and live updates by server-sent events.
 
-The standard library's threaded HTTP server: a thread per connection is what a few dozen
-phones on a game night need, and it keeps the hub small on a Pi Zero 2 W. The page is
-read-only (GET and HEAD only) and sent with a strict Content-Security-Policy: scripts and
-styles only from the hub itself, no inline code, no frames, nothing posted anywhere.
+One asyncio event loop in its own thread serves every connection (asyncio streams, no
+library): an open connection costs a few kilobytes and no thread, so the thousand phones and
+TVs of a big night, and as many idle or slow connections again, fit in a Pi Zero 2 W. (A
+thread per connection, the standard library's server, cost 69 MB for 1,000 streams of 50
+tables, with a listen backlog of 5 and no timeouts.) The page is read-only (GET and HEAD
+only) and sent with a strict Content-Security-Policy: scripts and styles only from the hub
+itself, no inline code, no frames, nothing posted anywhere.
 
-``/events`` sends the whole night on connect (``state``), then a ``card`` whenever a
-table's game or status changes and ``results`` when games finish. A client that falls
-behind by :data:`BACKLOG` flushes is dropped; its browser reconnects and starts afresh.
+Every connection is bounded (:class:`Limits`): its request head must arrive whole within a
+deadline (idle keep-alive and slow senders alike), replies must be taken within another,
+past a total and a per-address number of connections the answer is a quick 503, and a
+connection reset or timed out is counted, not logged: :class:`Tally` says the counts once a
+minute. ``/events`` sends the whole night on connect (``state``), then the changes through
+:class:`~firmware_host.night.broadcast.Broadcast`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
-import queue
+import resource
+import socket
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
 
 from firmware_host.night import page
+from firmware_host.night.broadcast import Broadcast, sse
 from firmware_host.night.store import Night
 
 log = logging.getLogger("table_companion.hub")
@@ -37,178 +48,275 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 STATIC = {"/app.js": "text/javascript; charset=utf-8", "/app.css": "text/css; charset=utf-8"}
-BACKLOG = 200  # flushes a stream may fall behind by (10 s) before it is dropped
-PING_S = 15.0
-FLUSH_S = 0.05
+SERVER = "table-companion-hub"
+MAX_HEAD = 8192  # bytes of request line and headers; a browser sends under 1 kB
+RENDER_S = 0.25  # a busy night's page is rendered at most this often for new visitors
+TALLY_S = 60.0
+# The kernel's send buffer of an event stream (Linux doubles it), instead of up to 4 MB: what
+# a phone on a weak link has not taken then waits in the hub, where it is coalesced, and not
+# as seconds of old news in the kernel. (Below 64 kB, loopback's 64 kB segments would stall.)
+STREAM_SNDBUF = 128 * 1024
 
 
-def sse(event: str, data: dict[str, Any]) -> bytes:
-    """One server-sent event; JSON keeps it on one ``data:`` line."""
-    return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+@dataclass(frozen=True)
+class Limits:
+    """How much of the hub one crowd, or one address, may hold."""
+
+    connections: int = 4096  # in all; lowered to fit the open-files limit (LimitNOFILE=)
+    per_address: int = 64  # a phone opens up to six; a household behind one address more
+    head_s: float = 10.0  # from opening (or the last reply) to a whole request head
+    write_s: float = 30.0  # for a reply to be taken by a slow reader
+    backlog: int = 1024  # connections waiting to be accepted (a crowd reconnecting at once)
 
 
-class Broadcast:
-    """The open ``/events`` streams, each with its own bounded queue.
+@dataclass
+class Tally:
+    """Connections that ended badly, counted; :meth:`say` puts the counts in one log line
+    (the server does every :data:`TALLY_S`), so a crowd of broken phones costs no log."""
 
-    Events are gathered for :data:`FLUSH_S` and sent to every stream as one write; of
-    several events with one key (a table's card) only the newest goes. A busy night (twenty
-    tables, five updates a second each) then costs each stream a write every 50 ms, not
-    one per update.
-    """
+    counts: Counter[str] = field(default_factory=Counter)
+    since: float = field(default_factory=time.monotonic)
 
-    def __init__(self, flush_s: float = FLUSH_S) -> None:
-        self.flush_s = flush_s
-        self._lock = threading.Lock()
-        self._clients: set[queue.Queue[bytes | None]] = set()
-        self._pending: dict[str, bytes] = {}
-        self._wake = threading.Event()
-        self._closed = False
-        threading.Thread(target=self._run, name="broadcast", daemon=True).start()
+    def count(self, what: str) -> None:
+        self.counts[what] += 1
 
-    def join(self) -> queue.Queue[bytes | None]:
-        client: queue.Queue[bytes | None] = queue.Queue(BACKLOG)
-        with self._lock:
-            self._clients.add(client)
-        return client
-
-    def leave(self, client: queue.Queue[bytes | None]) -> None:
-        with self._lock:
-            self._clients.discard(client)
-
-    def send(self, key: str, event: bytes) -> None:
-        """Queue ``event`` for every stream, in place of one still queued with ``key``."""
-        with self._lock:
-            self._pending.pop(key, None)
-            self._pending[key] = event
-        self._wake.set()
-
-    def _run(self) -> None:
-        while self._wake.wait() and not self._closed:
-            time.sleep(self.flush_s)
-            with self._lock:
-                self._wake.clear()
-                pending, self._pending = self._pending, {}
-                clients = list(self._clients)
-            blob = b"".join(pending.values())
-            for client in clients:
-                try:
-                    client.put_nowait(blob)
-                except queue.Full:  # too slow: end its stream, its browser reconnects
-                    self.leave(client)
-                    client.get_nowait()
-                    client.put_nowait(None)
-
-    def close(self) -> None:
-        with self._lock:
-            clients, self._clients = self._clients, set()
-            self._closed = True
-        self._wake.set()
-        for client in clients:
-            client.put(None)
-
-    def __len__(self) -> int:
-        return len(self._clients)
+    def say(self, now: float) -> None:
+        """One line with the counts so far (if any), then start counting afresh."""
+        if self.counts:
+            log.info("the page's connections in the last %.0f s: %s", now - self.since,
+                     ", ".join(f"{n} {what}" for what, n in sorted(self.counts.items())))
+        self.counts.clear()
+        self.since = now
 
 
-def _waiting(client: queue.Queue[bytes | None]) -> bytes | None:
-    """Every event queued for ``client`` as one write (a busy night sends fewer, larger
-    writes), a ping after :data:`PING_S` of quiet, None once the stream is to end."""
-    try:
-        events = [client.get(timeout=PING_S)]
-    except queue.Empty:
-        return b": ping\n\n"
-    while events[-1] is not None:
-        try:
-            events.append(client.get_nowait())
-        except queue.Empty:
-            break
-    if events[-1] is None:
-        return None
-    return b"".join(event for event in events if event is not None)
+def open_files_cap(wanted: int) -> int:
+    """``wanted`` connections, or fewer if the open-files limit is lower (raising the soft
+    limit to the hard one first): a full server refuses with 503 instead of failing to
+    accept."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+    spare = 64  # the night's database, the broker link, logging
+    return max(16, min(wanted, soft - spare)) if soft != resource.RLIM_INFINITY else wanted
 
 
-class NightServer(ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = False
+class Busy(Exception):
+    """Too many connections in all or from one address."""
+
+
+class NightServer:
+    """Serves ``night()`` at ``address`` from its own thread: :meth:`start`, :meth:`close`."""
 
     def __init__(self, address: tuple[str, int], night: Callable[[], Night],
-                 rejected: Callable[[], int], broadcast: Broadcast) -> None:
-        super().__init__(address, Handler)
+                 rejected: Callable[[], int], broadcast: Broadcast,
+                 limits: Limits = Limits(), tally: Tally | None = None) -> None:
+        self.address = address
         self.night = night
         self.rejected = rejected
         self.broadcast = broadcast
+        self.limits = limits
+        self.cap = open_files_cap(limits.connections)
+        self.tally = tally or Tally()
         self.static = {path: resources.files("firmware_host.night").joinpath(
             "static" + path).read_bytes() for path in STATIC}
+        self.open = 0
+        self.by_address: Counter[str] = Counter()
+        self.server_address: tuple[str, int] = address
+        self._rendered: dict[str, tuple[float, int, str]] = {}  # when, change number, html
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="http",
+                                        daemon=True)
+        self._server: asyncio.Server | None = None
 
+    def start(self) -> None:
+        """Listen (OSError if the address cannot be had), then serve in the background."""
+        self._server = self._loop.run_until_complete(asyncio.start_server(
+            self._connection, *self.address, backlog=self.limits.backlog, limit=MAX_HEAD))
+        self.server_address = self._server.sockets[0].getsockname()[:2]
+        self._loop.set_exception_handler(self._loop_error)
+        self._tasks = [self._loop.create_task(self.broadcast.run()),
+                       self._loop.create_task(self._say_tally())]
+        self._thread.start()
 
-class Handler(BaseHTTPRequestHandler):
-    server: NightServer
-    protocol_version = "HTTP/1.1"
-    server_version = "table-companion-hub"
-    sys_version = ""
+    async def _say_tally(self) -> None:
+        while True:
+            await asyncio.sleep(TALLY_S)
+            self.tally.say(time.monotonic())
 
-    def do_HEAD(self) -> None:
-        self.do_GET(body=False)
-
-    def do_GET(self, body: bool = True) -> None:
-        path = self.path.split("?", 1)[0]
-        if path == "/events":
-            self.events()
+    def close(self) -> None:
+        """Stop listening and end every connection."""
+        if not self._thread.is_alive():
             return
-        if path == "/":
-            self.reply(page.page(self.server.night()).encode(), "text/html; charset=utf-8",
-                       body)
-        elif path == "/night.json":
-            data = page.as_json(self.server.night(), self.server.rejected())
-            self.reply(json.dumps(data, indent=1).encode(), "application/json", body)
-        elif path == "/night.csv":
-            self.reply(page.as_csv(self.server.night()).encode(), "text/csv; charset=utf-8",
-                       body, attachment="night.csv")
-        elif path in STATIC:
-            self.reply(self.server.static[path], STATIC[path], body)
+
+        async def stop() -> None:
+            assert self._server is not None
+            self._server.close()
+            for task in asyncio.all_tasks():
+                if task is not asyncio.current_task():
+                    task.cancel()
+
+        asyncio.run_coroutine_threadsafe(stop(), self._loop).result(timeout=5)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        error = context.get("exception")
+        if isinstance(error, OSError):  # a socket the other side broke: counted, not logged
+            self.tally.count("broken")
         else:
-            self.reply(b"not found\n", "text/plain", body, HTTPStatus.NOT_FOUND)
+            loop.default_exception_handler(context)
 
-    def refuse(self) -> None:
-        self.reply(b"this page is read-only\n", "text/plain", True,
-                   HTTPStatus.METHOD_NOT_ALLOWED, allow="GET, HEAD")
+    # --- one connection --------------------------------------------------------------------
 
-    do_POST = do_PUT = do_DELETE = do_PATCH = refuse
-
-    def reply(self, data: bytes, kind: str, body: bool, status: HTTPStatus = HTTPStatus.OK,
-              attachment: str = "", allow: str = "") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(data)))
-        for name, value in HEADERS.items():
-            self.send_header(name, value)
-        if attachment:
-            self.send_header("Content-Disposition", f'attachment; filename="{attachment}"')
-        if allow:
-            self.send_header("Allow", allow)
-        self.end_headers()
-        if body:
-            self.wfile.write(data)
-
-    def events(self) -> None:
-        client = self.server.broadcast.join()
+    async def _connection(self, reader: asyncio.StreamReader,
+                          writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
         try:
-            self.send_response(HTTPStatus.OK)
-            self.send_header("Content-Type", "text/event-stream")
-            for name, value in HEADERS.items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(b"retry: 2000\n\n")
-            self.wfile.write(sse("state", {"html": page.main(self.server.night())}))
-            self.wfile.flush()
-            while (events := _waiting(client)) is not None:
-                self.wfile.write(events)
-                self.wfile.flush()
+            self._admit(address)
+        except Busy as busy:
+            await self._refuse(writer, str(busy))
+            return
+        clean = False
+        try:
+            while await self._request(reader, writer):
+                pass
+            clean = True
+        except TimeoutError:
+            self.tally.count("timed out")
+        except (asyncio.IncompleteReadError, ConnectionError):
+            self.tally.count("reset")
+        except asyncio.LimitOverrunError:
+            self.tally.count("too long a request")
+            await self._reply(writer, HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+                              b"the request's head is too long\n", "text/plain", close=True)
+            clean = True
         except OSError:
-            pass  # the browser went away
+            self.tally.count("broken")
         finally:
-            self.server.broadcast.leave(client)
-            self.close_connection = True
+            await self._close(writer, clean)
+            self.open -= 1
+            self.by_address[address] -= 1
+            if not self.by_address[address]:
+                del self.by_address[address]
 
-    def log_message(self, format: str, *args: Any) -> None:
-        log.debug("%s " + format, self.address_string(), *args)
+    async def _close(self, writer: asyncio.StreamWriter, clean: bool) -> None:
+        """After a last reply, closed once it is sent (within the write deadline); at once
+        after a timeout or a reset."""
+        if clean:
+            writer.close()
+            with contextlib.suppress(TimeoutError, OSError):
+                await asyncio.wait_for(writer.wait_closed(), self.limits.write_s)
+        writer.transport.abort()
+
+    def _admit(self, address: str) -> None:
+        if self.open >= self.cap:
+            self.tally.count("refused: the hub was full")
+            raise Busy(f"the hub has {self.open} connections open")
+        if self.by_address[address] >= self.limits.per_address:
+            self.tally.count("refused: too many from one address")
+            raise Busy(f"{address} has {self.by_address[address]} connections open")
+        self.open += 1
+        self.by_address[address] += 1
+
+    async def _refuse(self, writer: asyncio.StreamWriter, why: str) -> None:
+        """A quick 503 before the request is read, and closed at once: a crowd past the cap
+        costs no more than it takes to say so."""
+        body = f"the hub is busy ({why}); try again in a few seconds\n".encode()
+        writer.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+                     b"Retry-After: 5\r\nConnection: close\r\n"
+                     b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        writer.close()
+
+    async def _request(self, reader: asyncio.StreamReader,
+                       writer: asyncio.StreamWriter) -> bool:
+        """Answer one request; whether the connection stays open for another."""
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), self.limits.head_s)
+        lines = head.decode("latin-1").split("\r\n")
+        parts = lines[0].split(" ")
+        if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
+            self.tally.count("not HTTP")
+            await self._reply(writer, HTTPStatus.BAD_REQUEST, b"not an HTTP/1 request\n",
+                              "text/plain", close=True)
+            return False
+        method, target, version = parts
+        headers = {name.strip().lower(): value.strip() for name, _, value in
+                   (line.partition(":") for line in lines[1:] if line)}
+        body = method != "HEAD"
+        close = (version == "HTTP/1.0" or headers.get("connection", "").lower() == "close"
+                 or headers.get("content-length", "0") != "0"
+                 or "transfer-encoding" in headers)  # a body not read: end after the reply
+        if method not in ("GET", "HEAD"):
+            await self._reply(writer, HTTPStatus.METHOD_NOT_ALLOWED,
+                              b"this page is read-only\n", "text/plain", close=True,
+                              extra={"Allow": "GET, HEAD"})
+            return False
+        path = target.split("?", 1)[0]
+        if path == "/events" and body:
+            await self._events(reader, writer)
+            return False
+        if path == "/":
+            data = self._rendered_now("page", page.page)[1].encode()
+            kind = "text/html; charset=utf-8"
+        elif path == "/night.json":
+            data = json.dumps(page.as_json(self.night(), self.rejected()), indent=1).encode()
+            kind = "application/json"
+        elif path == "/night.csv":
+            data, kind = page.as_csv(self.night()).encode(), "text/csv; charset=utf-8"
+        elif path in STATIC:
+            data, kind = self.static[path], STATIC[path]
+        else:
+            await self._reply(writer, HTTPStatus.NOT_FOUND, b"not found\n", "text/plain",
+                              close=close, body=body)
+            return not close
+        extra = ({"Content-Disposition": 'attachment; filename="night.csv"'}
+                 if path == "/night.csv" else {})
+        await self._reply(writer, HTTPStatus.OK, data, kind, close=close, body=body,
+                          extra=extra)
+        return not close
+
+    async def _reply(self, writer: asyncio.StreamWriter, status: HTTPStatus, data: bytes,
+                     kind: str, *, close: bool, body: bool = True,
+                     extra: dict[str, str] | None = None) -> None:
+        head = {"Content-Type": kind, "Content-Length": str(len(data)), **HEADERS,
+                **(extra or {}), **({"Connection": "close"} if close else {})}
+        writer.write(_head(status, head) + (data if body else b""))
+        await asyncio.wait_for(writer.drain(), self.limits.write_s)
+
+    async def _events(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """The whole night, then its changes until the browser goes (its next bytes, or
+        their end, say so: a stream's browser sends nothing more)."""
+        seen, main = self._rendered_now("main", page.main)
+        head = {"Content-Type": "text/event-stream", **HEADERS}
+        writer.write(_head(HTTPStatus.OK, head) + b"retry: 2000\n\n"
+                     + sse("state", {"html": main}))
+        await asyncio.wait_for(writer.drain(), self.limits.write_s)
+        assert isinstance(writer.transport, asyncio.WriteTransport)
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_SNDBUF)
+        stream = self.broadcast.join(writer.transport, seen)
+        try:
+            await reader.read(1)
+        finally:
+            self.broadcast.leave(stream)
+
+    def _rendered_now(self, name: str, render: Callable[[Night], str]) -> tuple[int, str]:
+        """``render(night)`` and the change it shows, rendered again at most every
+        :data:`RENDER_S` (a crowd arriving at once shares one)."""
+        when, seen, html = self._rendered.get(name, (0.0, -1, ""))
+        now = time.monotonic()
+        if now - when >= RENDER_S:
+            seen = self.broadcast.seq  # before the night is read: a change after is sent
+            html = render(self.night())
+            self._rendered[name] = (now, seen, html)
+        return seen, html
+
+
+def _head(status: HTTPStatus, headers: dict[str, str]) -> bytes:
+    lines = [f"HTTP/1.1 {status.value} {status.phrase}", f"Server: {SERVER}",
+             *(f"{name}: {value}" for name, value in headers.items())]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")

@@ -17,9 +17,9 @@ from dataclasses import replace
 from datetime import datetime
 
 from firmware_host.night import page
+from firmware_host.night.broadcast import sse
 from firmware_host.night.hub import Listener
 from firmware_host.night.notify import notify
-from firmware_host.night.server import sse
 from firmware_host.night.store import Night
 
 log = logging.getLogger("table_companion.hub")

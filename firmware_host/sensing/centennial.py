@@ -46,7 +46,8 @@ class CentennialRecogniser(Recogniser):
             raise ValueError(f"a track of {BOXES} boxes cannot have {columns} columns")
         self.columns = columns
         self._seen: list[int | None] | None = None  # each marker's box when the board last agreed
-        self._lifted: int | None = None  # a box emptied by a marker that may move now
+        self._lifted: set[int] = set()  # boxes emptied by markers that may move now (two
+        # claimants may each hold theirs at once)
         self._held: int | None = None  # a box such a marker went to, awaiting the controls
 
     # -- geometry -------------------------------------------------------------------------
@@ -70,8 +71,7 @@ class CentennialRecogniser(Recogniser):
         now, seen, sensed = _boxes(state), self._seen_boxes(state), self._occupied_boxes()
         expected = {box for box in now if box is not None}
         missing, extra = expected - sensed, sensed - expected
-        if self._lifted is not None and any(now[p] == self._lifted for p in _may_move(state)):
-            missing.discard(self._lifted)
+        missing -= self._movers_lifted(state)
         if _may_move(state):
             extra.discard(self._held)
         found = []
@@ -97,11 +97,12 @@ class CentennialRecogniser(Recogniser):
         return tuple(found)
 
     def _excused(self, game: GameState[Any]) -> frozenset[Square]:
-        state = _centennial(game)
-        lifted = self._lifted
-        if lifted is not None and any(_boxes(state)[p] == lifted for p in _may_move(state)):
-            return frozenset({self.square(lifted)})
-        return frozenset()
+        return frozenset(self.square(box) for box in self._movers_lifted(_centennial(game)))
+
+    def _movers_lifted(self, state: Centennial) -> set[int]:
+        """The lifted boxes where a marker that may move now stands (its move is due)."""
+        now = _boxes(state)
+        return {box for box in self._lifted if any(now[p] == box for p in _may_move(state))}
 
     def _occupied_boxes(self) -> set[int]:
         return {box for square in self._board if (box := self.box_at(square)) is not None}
@@ -113,12 +114,15 @@ class CentennialRecogniser(Recogniser):
 
     def _restart(self, game: GameState[Any]) -> None:
         self._seen = _boxes(_centennial(game))
-        self._lifted = self._held = None
+        self._lifted.clear()
+        self._held = None
 
     def _note_arrivals(self, game: GameState[Any]) -> None:
         """A marker counts as moved once its box is occupied and its old box no longer
-        holds a marker the game does not expect."""
+        holds a marker the game does not expect. Lifts whose move is no longer due are
+        forgotten."""
         state = _centennial(game)
+        self._lifted = self._movers_lifted(state)
         now, seen, sensed = _boxes(state), self._seen_boxes(state), self._occupied_boxes()
         expected = set(now)
         for player, (src, dst) in enumerate(zip(seen, now, strict=True)):
@@ -142,14 +146,14 @@ class CentennialRecogniser(Recogniser):
             if occupied:
                 outcome = self._declared(state, box)
                 if outcome is not None:
-                    if outcome.action is not None:
-                        self._lifted = self._held = None
+                    if outcome.action is not None:  # a claimant still moving keeps theirs
+                        self._held = None
                     return outcome
             elif any(_boxes(state)[p] == box for p in _may_move(state)):
-                self._lifted = box
+                self._lifted.add(box)
                 return self.review(state)
-        if occupied and box == self._lifted:
-            self._lifted = None
+        if occupied:
+            self._lifted.discard(box)
         self._note_arrivals(state)
         now = _boxes(state)
         moves = [(p, src, dst) for p, (src, dst) in enumerate(zip(self._seen_boxes(state), now,
@@ -182,8 +186,8 @@ class CentennialRecogniser(Recogniser):
                 stops = [min((box, HOME + 1 - box), key=lambda at: abs(at - throw.start))]
             return self._try(state, str(Stop(throw.roller, stops[0])))
         claims = [a for a in state.legal_actions() if isinstance(a, Claim) and a.number == box]
-        if len(claims) > 1 and self._lifted is not None:
-            lifted = [c for c in claims if box_of(state.progress[c.player]) == self._lifted]
+        if len(claims) > 1 and self._lifted:
+            lifted = [c for c in claims if box_of(state.progress[c.player]) in self._lifted]
             claims = lifted or claims
         if len(claims) == 1:
             return self._try(state, str(claims[0]))

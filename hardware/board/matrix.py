@@ -17,7 +17,12 @@ otherwise make a phantom cell read closed ("ghosting", see ``wiring/README.md``)
   neighbours count because a piece slid across the board closes each cell it crosses for a
   moment, with the cells before and after it changing meanwhile: no cell on its path is
   still long enough to count until the piece stops, and where it stops settles once its
-  path is still. Pieces put down apart, or lifted, wait for the settle time alone.
+  path is still. A piece put down waits twice the settle time in any case: a hand that
+  lands a piece and slides it on leaves it on that first cell for up to 100 ms, with no
+  neighbour changing before. So does a piece put down soon after the matrix woke from its
+  idle: a row holding pieces may have changed unseen between two looks of the patrol
+  (a brief touch on the way), so a change first seen on waking is judged as if a
+  neighbour had changed then. A lift waits for the settle time alone (and its neighbours).
 - **Chatter.** A cell that never holds a reading for ``settle`` over ``unsettled`` seconds,
   or whose settled state changes ``chatter_changes`` times within ``chatter_window``, is a
   failing switch, not a hand: it is reported once as ``CellFault(reason="chattering: ...")``,
@@ -38,11 +43,9 @@ The patrol follows the table. While hands are busy (for ``rest_after`` seconds a
 last edge, change or ``stirred`` poll: a button, the knob, the dice, a piece) it looks every
 ``patrol`` seconds, so a piece put beside another shows within that and a quick lift and
 put back is still seen. Once the table has been still that long it looks every
-``rest_patrol`` seconds: each wake-up of the loop costs far more than the reads, and a
-player who has been thinking mostly rolls or presses something before moving a piece. The
-price, on a row holding a piece and only on a still table: a piece put there waits up to
-``rest_patrol`` longer to be seen, and a lift and put back over between two looks is missed
-(the board stays right: nothing changed).
+``rest_patrol`` seconds, as often, nearly: a player who has been thinking moves a piece as
+quickly as one who has not, and a swap made 80 ms after a still spell must be seen as
+surely (a look costs about 12 us of reads; each wake-up of the loop costs more).
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ MAX_SIZE = 8
 SETTLE_S = 0.06
 SCAN_S = 0.005  # while a change settles: twelve looks within the settle time
 PATROL_S = 0.02  # idle with pieces on the board: a lift and put back 110 ms apart is still seen
-REST_PATROL_S = 0.2  # the table still: five looks a second
+REST_PATROL_S = 0.025  # the table still
 REST_AFTER_S = 5.0
 UNSETTLED_S = 1.0
 CHATTER_CHANGES = 6  # settled changes within CHATTER_WINDOW_S: three lifts and puts, or a switch
@@ -150,6 +153,7 @@ class ReedMatrix:
         self._watching = False  # idle, and a column's falling edge wakes the loop
         self._edged = False  # a column fell while watching: the next poll scans
         self._held_rows: list[int] = []  # the rows that held a piece when the matrix idled
+        self._woke_at = -math.inf  # when the last change was first seen while idle
 
     def read(self) -> list[bool]:
         """One raw pass over the matrix, row by row: True where a switch is closed.
@@ -205,6 +209,8 @@ class ReedMatrix:
                 return self._next_look
             if self._patrol_rows():
                 return self._plan_patrol(now)
+        if self._idle_rows:  # a change first seen while idle: what came before it is unknown
+            self._woke_at = now
         self.scan()
         now = self._stirred_at = self._ticks()
         if self._busy():
@@ -259,6 +265,15 @@ class ReedMatrix:
         self._watching = True
         return all(col.state for col in cols)
 
+    @property
+    def settling(self) -> bool:
+        """Whether a cell that is not chattering reads otherwise than it settled (a piece
+        being put down or lifted), as of the last read."""
+        settled = self._settled or []
+        return any(reading != state for i, (reading, state)
+                   in enumerate(zip(self._reading, settled, strict=False))
+                   if i not in self._chattering)
+
     def occupied(self) -> frozenset[tuple[int, int]]:
         """The cells settled closed, as (row, column); empty before the first scan."""
         settled = self._settled or []
@@ -308,6 +323,9 @@ class ReedMatrix:
             return None
         nearby = max((self._changed_at[j] for j in self._neighbours[i]
                       if j not in self._chattering), default=-math.inf)
+        if self._reading[i]:  # a piece put down: it may be a slide's first cell, and a
+            nearby = max(nearby, self._woke_at, self._changed_at[i])  # neighbour may have
+            # changed unseen before the matrix woke
         if now - nearby < 2 * self._settle:
             return None
         accepted = self._accepted[i]

@@ -7,6 +7,10 @@ which puts an :class:`~hardware.events.InputEdge` on the queue; the loop answers
 (a debounce or hold time running, a change settling on the board). With nothing touched
 and no piece on the board, no pin is read at all. The encoder reports by itself from its
 edge callbacks.
+
+A throw (or a long press of ROLL) made while a piece is settling on the board waits for
+the piece: the game then hears the move before the dice, as the players made them, instead
+of refusing dice that are not due yet and losing the throw.
 """
 
 from __future__ import annotations
@@ -36,13 +40,16 @@ class InputSet:
         self.pin_map = pin_map
         self.waker = Waker(emit)
         self._stirred = False  # the controls spoke since the last poll (the knob needs no poll)
+        self._emit = emit
+        self._dice_waiting: list[Event] = []  # thrown while a piece settles
+        self._board = True  # the matrix reads the board (no serial device does)
 
         def controls_emit(event: Event) -> None:
             self._stirred = True
             emit(event)
 
         with ExitStack() as undo:  # a failure closes what was already built
-            self.dice = DiceButton(pin_map.dice, factory, emit, ticks=ticks, rng=rng,
+            self.dice = DiceButton(pin_map.dice, factory, self._dice, ticks=ticks, rng=rng,
                                    hold_time=dice_hold_time, waker=self.waker)
             undo.callback(self.dice.close)
             self.controls = Controls(pin_map.buttons, factory, controls_emit,
@@ -63,8 +70,21 @@ class InputSet:
         matrix hands are at the table."""
         stirred = self.waker.take() or self._stirred
         self._stirred = False
-        return earliest((self.dice.poll(), self.controls.poll(),
-                         self.matrix.poll(stirred=stirred) if board else None))
+        self._board = board
+        due = earliest((self.matrix.poll(stirred=stirred) if board else None,  # first: a piece
+                        self.dice.poll(), self.controls.poll()))  # landing holds the dice
+        if self._dice_waiting and not (board and self.matrix.settling):
+            waiting, self._dice_waiting = self._dice_waiting, []
+            for event in waiting:
+                self._emit(event)
+        return due
+
+    def _dice(self, event: Event) -> None:
+        """The dice button's events, held back while a piece settles on the board."""
+        if self._board and self.matrix.settling:
+            self._dice_waiting.append(event)
+        else:
+            self._emit(event)
 
     def close(self) -> None:
         self.dice.close()

@@ -8,6 +8,7 @@ comes after the take queues a new wake-up, and one that came before is seen by t
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -15,7 +16,6 @@ from hardware.events import InputEdge
 from hardware.pins.driver_types import Emit, PinFactory, Ticks
 
 WAKE = InputEdge()
-ON_TIME_S = 0.001
 
 
 class Waker:
@@ -44,16 +44,16 @@ def earliest(deadlines: Iterable[float | None]) -> float | None:
 def edge_clock(factory: PinFactory, ticks: Ticks) -> Callable[[Any], float]:
     """Converts the ticks an edge callback is given (the pin library's time of the edge) to
     the daemon's clock ``ticks``, by how long ago the edge was: called in the callback, it
-    gives the edge's own time however late the callback ran. A callback within
-    :data:`ON_TIME_S` of its edge is taken as on time: the debounce's times are tens of
-    milliseconds, and a test's manual clock then reads the mock pin's drive exactly (the mock
-    stamps the edge on the real clock, microseconds before its callback)."""
+    gives the edge's own time however late the callback ran. Only a clock that runs in real
+    time (``time.monotonic``, the daemon's) moves on while a callback is late; on any other
+    (a test's manual clock) the edge is at the clock's time of its callback, which the mock
+    pins call as they are driven."""
 
     def convert(edge_ticks: Any) -> float:
         now = ticks()
-        if edge_ticks is None:
+        if edge_ticks is None or ticks is not time.monotonic:
             return now
-        lag = factory.ticks_diff(factory.ticks(), edge_ticks)
-        return now - lag if lag > ON_TIME_S else now
+        lag: float = factory.ticks_diff(factory.ticks(), edge_ticks)
+        return now - max(0.0, lag)
 
     return convert

@@ -78,6 +78,16 @@ mkdir -p "$root/run/systemd/system"  # from here on systemd runs
 step 2-booted bash /src/systemd/install.sh
 step 3-again bash /src/systemd/install.sh
 step games table-companion games
+step night-hub bash /src/systemd/install.sh --hub --tables 2
+step night-hub-again bash /src/systemd/install.sh --hub --tables 2
+step night-broker unshare --net /opt/table-companion/venv/bin/python \
+    /src/tests/commands/hub_broker_check.py /etc/table-companion/night/table-2
+step night-publish bash /src/systemd/install.sh --publish /etc/table-companion/night/table-2
+cp "$root/etc/table-companion/config.toml" "$root/out/config-published.toml"
+step night-publish-again bash /src/systemd/install.sh --publish /etc/table-companion/night/table-2
+step night-unpublish bash /src/systemd/install.sh --uninstall --publish
+cp "$root/etc/table-companion/config.toml" "$root/out/config-unpublished.toml"
+step night-unhub bash /src/systemd/install.sh --uninstall --hub --purge
 printf 'pin_map = "pi40-spi"\n[display]\nbus = "spi"\n' >"$root/etc/table-companion/config.toml"
 step 4-spi bash /src/systemd/install.sh --yes
 cp "$root/boot/firmware/config.txt" "$root/out/config-spi.txt"
@@ -139,6 +149,37 @@ def test_install_upgrade_spi_and_uninstall_in_a_throwaway_root(tmp_path: Path) -
         "Nothing to change: table-companion is installed and up to date\nexit 0\n")
     assert not any("install" in call or "restart" in call for call in calls["3-again"])
     assert "dalmatian" in out["games"] and out["games"].endswith("exit 0\n")
+
+    hub = out["night-hub"]
+    assert hub.endswith("exit 0\n"), hub
+    assert "Made the night's certificate authority /etc/mosquitto/certs/night-ca.crt" in hub
+    assert "Wrote /etc/table-companion/night/table-2: copy it to Table 2's Pi" in hub
+    assert "Added the login table-2 to /etc/mosquitto/table-companion.passwd" in hub
+    assert "Installed /etc/systemd/system/table-companion-hub.service" in hub
+    assert calls["night-hub"][-2:] == ["systemctl enable --quiet table-companion-hub.service",
+                                       "systemctl restart table-companion-hub.service"]
+    assert "systemctl restart mosquitto.service" in calls["night-hub"]
+    assert not any("table-companion.service" in call for call in calls["night-hub"])
+    assert out["night-hub-again"].endswith(
+        "Nothing to change: the hub is installed and up to date\nexit 0\n")
+    assert not any("restart" in call for call in calls["night-hub-again"])
+    assert out["night-broker"].splitlines() == [
+        "plain listener on: 127.0.0.1", "TLS listener on: 0.0.0.0",
+        "table-2 over TLS with its folder: Success",
+        "table-2 with a wrong password: Not authorized",
+        "table-2 without TLS on 8883: no answer",
+        "the hub on the plain listener: Success", "exit 0"]
+    published = out["night-publish"]
+    assert published.endswith("exit 0\n"), published
+    assert "This table publishes as Table 2 (table-2) to mqtts://" in published
+    assert "Installed /etc/systemd/system/table-companion-publish.service" in published
+    assert 'ca = "/etc/table-companion/night-ca.crt"' in out["config-published.toml"]
+    assert not any("restart table-companion-publish" in call
+                   for call in calls["night-publish-again"])
+    assert "Removed the [night] section" in out["night-unpublish"]
+    assert "\n[night]" not in out["config-unpublished.toml"]  # only the commented example
+    assert "Removed /etc/mosquitto/certs/night-ca.key" in out["night-unhub"]
+    assert not (root / "etc" / "table-companion" / "night").exists()
 
     spi = out["4-spi"]
     assert spi.endswith("exit 0\n"), spi

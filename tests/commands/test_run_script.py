@@ -28,10 +28,10 @@ def executable(path: Path, text: str) -> None:
     path.chmod(0o755)
 
 
-def run_on_a_pi(checkout: Path, tmp_path: Path,
-                service_active: bool) -> subprocess.CompletedProcess[str]:
+def run_on_a_pi(checkout: Path, tmp_path: Path, service_active: bool,
+                **extra_env: str) -> subprocess.CompletedProcess[str]:
     executable(tmp_path / "bin" / "systemctl", f"#!/bin/sh\nexit {0 if service_active else 3}\n")
-    env = {**os.environ, "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}"}
+    env = {**os.environ, "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}", **extra_env}
     return subprocess.run(["unshare", "--mount", "--propagation", "private", "bash", "-c",
                            AS_A_PI, "pi", str(checkout)],
                           capture_output=True, text=True, timeout=60, env=env)
@@ -49,15 +49,40 @@ def test_while_the_service_runs_run_sh_says_how_to_watch_or_stop_it(tmp_path: Pa
     assert result.stdout == ""
 
 
+def copy_of_run_sh(checkout: Path) -> None:
+    (checkout / "scripts").mkdir(parents=True)
+    for name in ("run.sh", "scripts/venv.sh", "scripts/distribution.sh", "pyproject.toml"):
+        shutil.copy(REPO / name, checkout / name)
+
+
 @needs_private_mounts
 def test_otherwise_run_sh_starts_the_daemon(tmp_path: Path) -> None:
     """In a copy whose .venv is up to date and whose command says what it was asked."""
     checkout = tmp_path / "checkout"
-    (checkout / "scripts").mkdir(parents=True)
-    for name in ("run.sh", "scripts/venv.sh", "scripts/distribution.sh", "pyproject.toml"):
-        shutil.copy(REPO / name, checkout / name)
+    copy_of_run_sh(checkout)
     executable(checkout / ".venv" / "bin" / "python", "#!/bin/sh\nexit 1\n")  # no lgpio
     executable(checkout / ".venv" / "bin" / "table-companion", '#!/bin/sh\necho "ran $*"\n')
     (checkout / ".venv" / ".installed-pi").touch()  # the [pi] extra, as a Pi without lgpio
     result = run_on_a_pi(checkout, tmp_path, service_active=False)
     assert (result.returncode, result.stdout, result.stderr) == (0, "ran run\n", "")
+
+
+@needs_private_mounts
+def test_on_32_bit_arm_with_python_3_13_run_sh_names_what_apt_must_bring(
+        tmp_path: Path) -> None:
+    """Debian trixie on a Zero 2 W: no wheel of Pillow, cbor2 or lgpio; the distribution's
+    packages are named before pip would try to compile them, and no .venv is made."""
+    checkout = tmp_path / "checkout"
+    copy_of_run_sh(checkout)
+    executable(tmp_path / "bin" / "dpkg", "#!/bin/sh\necho armhf\n")
+    executable(tmp_path / "bin" / "dpkg-query", "#!/bin/sh\nexit 1\n")  # nothing installed
+    executable(tmp_path / "bin" / "apt-cache", "#!/bin/sh\necho '  Candidate: (none)'\n")
+    python = tmp_path / "bin" / "python3.13"
+    executable(python, '#!/bin/sh\n[ "$1" = -V ] && echo "Python 3.13.5"; exit 0\n')
+    result = run_on_a_pi(checkout, tmp_path, service_active=False, PYTHON=str(python))
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.splitlines() == [
+        "The package index has no wheel of these for Python 3.13.5 on armv7l, so pip would "
+        "have to compile them; take the distribution's:",
+        "    sudo apt install python3-pil python3-cbor2 python3-rpi.gpio"]
+    assert not (checkout / ".venv").exists()

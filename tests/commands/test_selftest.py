@@ -155,7 +155,7 @@ def test_the_input_set_of_the_full_map_starts_no_thread_and_polls_all() -> None:
     table.press(Control.ROLL)
     table.press(Control.HOLD3)
     table.place(5, 0)
-    for _ in range(8):
+    for _ in range(14):
         clock.advance(0.01)
         inputs.poll()
     table.turn(-2)

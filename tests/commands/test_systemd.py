@@ -104,8 +104,8 @@ def test_install_script_parses() -> None:
     subprocess.run(["bash", "-n", str(INSTALL)], check=True, timeout=30)
 
 
-SHELL_SCRIPTS = [INSTALL, ROOT / "run.sh", ROOT / "test.sh", ROOT / ".ci" / "run",
-                 *sorted((ROOT / "scripts").glob("*.sh"))]
+SHELL_SCRIPTS = [ROOT / "run.sh", ROOT / "test.sh", ROOT / ".ci" / "run",
+                 *sorted((ROOT / "systemd").glob("*.sh")), *sorted((ROOT / "scripts").glob("*.sh"))]
 
 
 @pytest.mark.skipif(shutil.which("shellcheck") is None and not os.environ.get("TABLE_COMPANION_CI"),

@@ -367,6 +367,19 @@ def test_centennial_claims_two_players_could_make_alike_take_the_controls() -> N
         "P2 and P3 can each claim 10: enter the claim with the controls")
 
 
+def test_centennial_two_claimants_moving_at_once_are_each_told_only_their_own() -> None:
+    game = centennial_at((1, 3, 4))  # P1 on 1, P2 on 3, P3 on 4
+    table = Table(game, "track")
+    game.roll(1, 1, 3)
+    game.apply("P1 stops at 1")  # entered with the controls: 4 and 5 are overlooked
+    assert table.recogniser.review(game) == QUIET
+    assert table.sense(box(4), False) == QUIET  # P3 lifts, to claim 5
+    assert table.sense(box(3), False) == QUIET  # P2 lifts at once, to claim 4
+    assert table.sense(box(5), True) == played("P3 claims 5")  # P2 is not told to put back
+    assert table.sense(box(4), True) == played("P2 claims 4")
+    assert table.recogniser.review(game) == QUIET
+
+
 def test_centennial_reset_after_a_resume_lists_the_differences() -> None:
     game = centennial_at((8, 13, 2))
     recogniser = recogniser_for(game, "track")
@@ -466,8 +479,8 @@ def test_magnets_on_a_mock_board_become_sequence_moves() -> None:
     [outcome] = play(("D4", True))  # D4 is a 12
     assert outcome.action is None and outcome.message is not None
     assert outcome.message.startswith("D4 is a 12, the roll is 8")
-    assert play(("D4", False), ("B4", True)) == [  # one scan settles both, B4 first
-        Outcome("place B4", ("lift the chip from D4",)), QUIET]
+    assert play(("D4", False), ("B4", True)) == [  # a lift settles sooner than a piece put
+        QUIET, played("place B4")]
     game.roll(5, 5)
     assert play(("B4", False)) == [played("remove B4")]
     assert [str(a) for a in game.history[-6:]] == [

@@ -34,3 +34,15 @@ def test_real_moves_on_bouncing_switches_are_all_seen_within_150_ms() -> None:
     assert (found["missed"], found["wrong"]) == (0, 0)
     assert min(found["kinds"].values()) > 40  # every kind of move was made
     assert found["latency_ms"]["max"] <= 150
+
+
+def test_real_hands_make_no_phantom_and_miss_nothing_at_rest_or_busy() -> None:
+    """Bounces, slides over neighbours, wrong cells first, swaps, two hands, pauses of up
+    to 10 s: every change made is reported, none that was not, within 150 ms of the last
+    magnet coming to rest, whether the table was still before or not."""
+    chatter = bench()
+    found = chatter.measured(chatter.hands, 400, 14)
+    assert (found["phantom"], found["missed"], found["wrong_board_cells"]) == (0, 0, 0)
+    assert found["kinds"]["swap_lift_first"] > 50 and found["kinds"]["move"] > 50
+    for when in ("at_rest", "busy"):
+        assert found["latency_ms"][when]["max"] <= 150, found["latency_ms"]

@@ -21,6 +21,7 @@ from firmware_host.daemon import assemble
 from firmware_host.journal import Journal
 from firmware_host.notify import Notifier
 from firmware_host.referee import Referee
+from hardware.board.matrix import REST_PATROL_S
 from hardware.controls.mock_table import MockTable
 from hardware.events import Control, Event
 from hardware.pins.clock import ManualClock
@@ -117,8 +118,8 @@ def test_an_idle_daemon_reads_no_pin_and_what_the_hands_do_still_reaches_the_ref
     # holding a piece cannot show a change by its columns' edges, so the matrix drives that
     # row and reads the 6 columns, then reads them again with the edges armed (the mock
     # board looks at the row pin once more); never the 36 cells of a scan, nor the buttons.
-    # The table has been still for 5 s before the count starts: five looks a second.
-    looks = (STILL - 10) / 0.2
+    # The table has been still for 5 s before the count starts: forty looks a second.
+    looks = (STILL - 10) / REST_PATROL_S
     assert events.quiet_reads[:4] == [0, 0, 0, 0] and events.quiet_reads[5:] == [0]
     assert 0.95 * looks * 12 <= events.quiet_reads[4] <= 1.05 * looks * 13
     assert notifier.pings >= 6 * STILL / 15

@@ -7,7 +7,7 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hardware.board.matrix import STUCK, ReedMatrix, cell_name
+from hardware.board.matrix import REST_PATROL_S, STUCK, ReedMatrix, cell_name
 from hardware.board.mock import MockBoard
 from hardware.events import CellChanged, CellFault, Event
 from hardware.pins.clock import ManualClock
@@ -69,10 +69,17 @@ def test_a_change_counts_once_it_held_for_the_settle_time_whatever_the_scan_rate
         clock.advance(step)
         matrix.scan()
     assert events == [CellChanged(2, 1, True)]
-    assert 0.06 <= clock() - seen < 0.06 + step + 1e-9
+    assert 0.12 <= clock() - seen < 0.12 + step + 1e-9  # a piece put down: twice the settle
     board.lift(2, 1)
+    clock.advance(step)
+    matrix.scan()  # first seen here
+    seen = clock()
+    while len(events) < 2:
+        clock.advance(step)
+        matrix.scan()
+    assert 0.06 <= clock() - seen < 0.06 + step + 1e-9  # a lift: the settle time
     board.place(4, 4)
-    scans(matrix, clock, 80, 0.001)
+    scans(matrix, clock, 140, 0.001)
     assert matrix.occupied() == {(4, 4)}
     assert events == [CellChanged(2, 1, True), CellChanged(2, 1, False), CellChanged(4, 4, True)]
 
@@ -81,7 +88,7 @@ def test_the_settle_time_is_a_parameter() -> None:
     matrix, board, _events, clock = rig(settle=0.02)
     matrix.scan()
     board.place(3, 3)
-    assert scans(matrix, clock, 4, 0.008) == [[], [], [], [CellChanged(3, 3, True)]]
+    assert scans(matrix, clock, 6, 0.008) == [[]] * 5 + [[CellChanged(3, 3, True)]]
 
 
 def test_a_flicker_shorter_than_the_settle_time_emits_nothing() -> None:
@@ -111,7 +118,7 @@ def test_a_lift_and_put_back_that_both_bounce_is_a_lift_then_a_place() -> None:
     bounce(matrix, board, clock, (2, 2), closed=False)
     scans(matrix, clock, 40, 0.002)  # held up for 80 ms
     bounce(matrix, board, clock, (2, 2), closed=True)
-    scans(matrix, clock, 40, 0.002)
+    scans(matrix, clock, 70, 0.002)
     assert events == [CellChanged(2, 2, False), CellChanged(2, 2, True)]
 
 
@@ -312,8 +319,8 @@ def test_a_change_on_a_row_holding_a_piece_is_found_by_the_patrol(
     matrix, board, events, clock, wakes = idle_rig((2, 1), (2, 3), (4, 1))
     change(board)  # type: ignore[operator]
     assert wakes.count == 0  # no edge shows it
-    run(matrix, clock, wakes, 0.1)
-    assert events == [expected]
+    run(matrix, clock, wakes, 0.16)  # seen within 20 ms; what came before it is unknown,
+    assert events == [expected]  # so it settles twice the settle time after
     assert matrix.occupied() == board.magnets
 
 
@@ -356,13 +363,14 @@ def test_an_edge_reported_after_its_level_is_gone_wakes_nothing() -> None:
 def test_a_still_table_is_patrolled_five_times_a_second_until_hands_come_back() -> None:
     matrix, board, events, clock, wakes = idle_rig((1, 1))
     assert 249 <= 1 + run(matrix, clock, wakes, 5.0) <= 251  # busy hands: every 20 ms
-    assert 24 <= run(matrix, clock, wakes, 5.0) <= 26  # still for 5 s: every 200 ms
+    looks = 5.0 / REST_PATROL_S  # still for 5 s
+    assert looks - 1 <= run(matrix, clock, wakes, 5.0) <= looks + 1
     clock.advance(0.05)
     assert matrix.poll(stirred=True) == clock() + 0.02  # a button or the dice: hands again
     board.place(1, 2)  # beside the piece: no edge shows it
     clock.advance(0.02)
     assert matrix.poll() == clock() + 0.005
-    run(matrix, clock, wakes, 0.1)
+    run(matrix, clock, wakes, 0.16)
     assert events == [CellChanged(1, 2, True)]
 
 
@@ -370,7 +378,7 @@ def test_a_piece_put_beside_another_on_a_still_table_is_seen_at_the_next_look() 
     matrix, board, events, clock, wakes = idle_rig((1, 1))
     run(matrix, clock, wakes, 6.0)
     board.place(1, 4)
-    run(matrix, clock, wakes, 0.2 + 0.06 + 0.01)
+    run(matrix, clock, wakes, REST_PATROL_S + 0.12 + 0.01)
     assert events == [CellChanged(1, 4, True)]
 
 
@@ -381,10 +389,10 @@ def test_a_poll_for_another_input_reads_no_pin_and_only_hurries_the_next_look() 
     assert due is not None
     clock.advance(due - clock())
     due = matrix.poll()
-    assert due == clock() + 0.2  # still: the next look is 200 ms away
+    assert due == clock() + REST_PATROL_S  # still: the next look is further away
     drives = board._rows[1].states
     before = len(drives)
-    clock.advance(0.05)
+    clock.advance(REST_PATROL_S / 2)
     assert matrix.poll() == due  # a button was read, the board is not due yet
-    assert matrix.poll(stirred=True) == clock() + 0.02  # that button was pressed
+    assert matrix.poll(stirred=True) <= clock() + 0.02  # that button was pressed
     assert len(drives) == before

@@ -9,6 +9,7 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -167,12 +168,18 @@ class Tool:
     log: Path
     process: subprocess.Popen[bytes] | None = None
     env: dict[str, str] = field(default_factory=dict)  # added to this process's
+    files: int = 0  # its open-files limit, as LimitNOFILE= sets it (0: this process's)
 
     def start(self) -> Tool:
+        def limit() -> None:
+            if self.files:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (self.files, self.files))
+
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "firmware_host.cli", *self.args], cwd=ROOT,
-                stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **self.env})
+                stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **self.env},
+                preexec_fn=limit)
         return self
 
     def send(self, sig: signal.Signals) -> None:
@@ -256,6 +263,7 @@ class Hub:
     port: int = field(default_factory=free_port)
     tool: Tool | None = None
     env: dict[str, str] = field(default_factory=dict)
+    files: int = 0  # the hub's open-files limit (0: this process's)
 
     @property
     def url(self) -> str:
@@ -267,7 +275,7 @@ class Hub:
                           "--password-file", str(password), "--listen",
                           f"127.0.0.1:{self.port}", "--db", str(self.folder / "night.sqlite3"),
                           "--keepalive", str(KEEPALIVE_S)], self.folder / "hub.log",
-                         env=self.env).start()
+                         env=self.env, files=self.files).start()
         until(self._serving, 10, "the hub serving its page")
         return self
 

@@ -81,30 +81,30 @@ def test_a_login_cannot_take_over_another_s_connection(
     table1.play()
     until(lambda: (hub.table("table-1") or {}).get("online"), 10, "table 1 online")
     attempts = []
-    for round_ in range(5):
+    for round_ in range(3):
         for client_id in ("tc-table-1", "tc-night_hub", "table-1", HUB_USER):
             for tls in (False, True):
                 attacker = mqtt_client(broker, "table-2", client_id=client_id, tls=tls)
                 attempts.append(attacker.refused)
                 time.sleep(0.05)
-                attacker.loop_stop()
                 attacker.disconnect()
+                attacker.loop_stop()
         assert (hub.table("table-1") or {}).get("online"), f"table 1 offline in round {round_}"
-    assert attempts == [None] * 40  # table-2 logged in every time, as itself
+    assert attempts == [None] * 24  # table-2 logged in every time, as itself
     time.sleep(1.5)  # a kicked client would have noticed and logged it by now
     assert hub.tool is not None and table1.publisher is not None
     for log in (hub.tool.output(), table1.publisher.output()):
         assert "lost the broker" not in log
     assert "as table-1 " not in broker.log.split("New client connected from")[-1]
-    assert broker.log.count("as table-2 (") == 40
+    assert broker.log.count("as table-2 (") == 24
 
 
 def test_no_password_crosses_the_network_in_clear(
         broker: Broker, hub: Hub, tables: list[Table]) -> None:
     with relay(broker.port) as (port, recorded):  # the plain listener shows what a guest sees
         client = mqtt_client(broker, "table-3", port=port)
-        client.loop_stop()
         client.disconnect()
+        client.loop_stop()
         until(lambda: PASSWORD.encode() in recorded, 5, "the password read off plain TCP")
     with relay(broker.tls_port) as (port, recorded):
         table = tables[0]
@@ -165,8 +165,8 @@ def test_a_hub_restarted_after_a_1000_game_night_shows_every_table(tmp_path: Pat
                                "2026-11-24T23:00:00+00:00")
             send(client, topics.live_topic(table), topics.live_payload(live))
             send(client, topics.status_topic(table), b"online")
-            client.loop_stop()
             client.disconnect()
+            client.loop_stop()
         hub = Hub(tmp_path, broker).start()
         for start in ("first", "restarted"):
             started = time.monotonic()

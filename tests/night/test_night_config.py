@@ -23,7 +23,7 @@ def test_a_night_section_is_read_with_defaults_for_what_it_leaves_out() -> None:
     night = parse('[night]\ntable = " Table 2 "\n', FILE).night
     assert night == NightConfig("Table 2")
     assert night.table_id == "table-2"
-    assert night.broker == "mqtt://hub.local:1883"
+    assert night.broker == "mqtts://hub.local:8883"
     assert night.page_url == "http://hub.local:8080/"
     assert parse("", FILE).night is None
 

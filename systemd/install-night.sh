@@ -1,0 +1,205 @@
+# shellcheck shell=bash disable=SC2154  # purge: install.sh's option
+# The game night's parts of systemd/install.sh (sourced by it, which defines say, did, fail,
+# apt_install, systemd_runs, with_block, SOURCE, CONFIG_DIR, SERVICE and VENV):
+#
+#   --hub [--tables N]   this machine is the night's hub: Mosquitto with the shipped config
+#                        and ACL, a TLS certificate from the night's own authority, one
+#                        password per table (table-1 ... table-N, default 4) and the hub's,
+#                        and table-companion-hub.service. For each table it writes a folder
+#                        /etc/table-companion/night/table-K to copy to that table's Pi.
+#   --publish DIR        this table publishes to the night: DIR is its folder from the hub
+#                        (its password, the authority's certificate, its [night] settings);
+#                        adds [night] to the config and starts table-companion-publish.service.
+# With --uninstall, each removes its own part (--purge: the hub's authority and passwords too).
+
+HUB_SERVICE=table-companion-hub
+PUBLISH_SERVICE=table-companion-publish
+MOSQUITTO_DIR=/etc/mosquitto
+CERTS=$MOSQUITTO_DIR/certs
+MOSQUITTO_CONF=$MOSQUITTO_DIR/conf.d/table-companion.conf
+MOSQUITTO_ACL=$MOSQUITTO_DIR/table-companion.acl
+MOSQUITTO_PASSWD=$MOSQUITTO_DIR/table-companion.passwd
+NIGHT_DIR=$CONFIG_DIR/night  # the hub's passwords, and a folder per table to hand out
+HUB_PASSWORD=$CONFIG_DIR/hub-password
+TABLE_PASSWORD=$CONFIG_DIR/mqtt-password
+TABLE_CA=$CONFIG_DIR/night-ca.crt
+
+# Install, enable and (re)start the unit $1 when it or anything before it changed ($2: 1).
+night_unit() {
+    local name=$1 again=$2 unit=/etc/systemd/system/$1.service
+    if ! cmp -s "$SOURCE/systemd/$name.service" "$unit"; then
+        install -D -m 0644 "$SOURCE/systemd/$name.service" "$unit"
+        did "Installed $unit"
+        again=1
+    fi
+    if ! systemd_runs; then
+        if command -v systemctl >/dev/null 2>&1 \
+                && ! systemctl is-enabled --quiet "$name.service" 2>/dev/null; then
+            systemctl enable --quiet "$name.service"
+            did "Enabled $name.service: it starts when this system boots with systemd"
+        fi
+    elif [ "$again" -eq 1 ] || ! systemctl is-enabled --quiet "$name.service" \
+            || ! systemctl is-active --quiet "$name.service"; then
+        systemctl daemon-reload
+        systemctl enable --quiet "$name.service"
+        systemctl restart "$name.service"
+        did "$name is running: journalctl -u $name -f"
+    fi
+}
+
+remove_unit() {
+    local name=$1 unit=/etc/systemd/system/$1.service
+    [ -f "$unit" ] || return 0
+    if systemd_runs; then
+        systemctl disable --now --quiet "$name.service" || true
+    elif command -v systemctl >/dev/null 2>&1; then
+        systemctl disable --quiet "$name.service" || true
+    fi
+    rm -f "$unit"
+    if systemd_runs; then systemctl daemon-reload; fi
+    did "Removed $unit"
+}
+
+# A password of 24 random characters in file $1 (mode 600), unless it has one.
+password_file() {
+    [ -s "$1" ] && return 0
+    install -d -m 0700 "$(dirname "$1")"
+    (umask 077; head -c 18 /dev/urandom | base64 | tr '+/' '-_' >"$1")
+    did "Made a password in $1"
+}
+
+# The names the tables may reach the hub by: its host name, NAME.local (mDNS) and its
+# addresses now (a certificate made again later keeps the same authority).
+hub_names() {
+    local host
+    host=$(hostname)
+    printf '%s\n' "$host" "$host.local" localhost 127.0.0.1
+    hostname -I 2>/dev/null | tr ' ' '\n' | grep -v '^$' || true
+}
+
+install_hub() {
+    local tables=$1 restart=0 n id folder before names
+    apt_install mosquitto openssl
+    before=$(cat "$CERTS/broker.crt" 2>/dev/null || true)
+    mapfile -t names < <(hub_names)
+    "$SOURCE/systemd/night-certs.sh" "$CERTS" "${names[@]}"
+    if [ "$before" != "$(cat "$CERTS/broker.crt")" ]; then changed=1; restart=1; fi
+    chgrp mosquitto "$CERTS/broker.key" && chmod 0640 "$CERTS/broker.key"  # mosquitto's user
+
+    for file in conf acl; do
+        local target=$MOSQUITTO_CONF
+        [ "$file" = acl ] && target=$MOSQUITTO_ACL
+        if ! cmp -s "$SOURCE/systemd/mosquitto/table-companion.$file" "$target"; then
+            install -D -m 0644 "$SOURCE/systemd/mosquitto/table-companion.$file" "$target"
+            did "Installed $target"
+            restart=1
+        fi
+    done
+
+    password_file "$HUB_PASSWORD"
+    for n in $(seq 1 "$tables"); do
+        id=table-$n
+        folder=$NIGHT_DIR/$id
+        password_file "$folder/mqtt-password"
+        if ! cmp -s "$CERTS/night-ca.crt" "$folder/night-ca.crt"; then
+            install -m 0644 "$CERTS/night-ca.crt" "$folder/night-ca.crt"
+        fi
+        printf '[night]\ntable = "Table %s"\nbroker = "mqtts://%s.local:8883"\n' \
+            "$n" "$(hostname)" >"$folder/night.toml.new"
+        if cmp -s "$folder/night.toml.new" "$folder/night.toml"; then
+            rm "$folder/night.toml.new"
+        else
+            mv "$folder/night.toml.new" "$folder/night.toml"
+            did "Wrote $folder: copy it to Table $n's Pi, and there run"
+            say "    sudo systemd/install.sh --publish DIR   (DIR: where you copied it)"
+        fi
+    done
+    # the broker's logins: the hub's and each table's (added once; mosquitto_passwd salts
+    # each hash anew, so a login already there is left alone)
+    touch "$MOSQUITTO_PASSWD"
+    local user secret
+    for user in night_hub $(seq -f 'table-%g' 1 "$tables"); do
+        secret=$HUB_PASSWORD
+        [ "$user" != night_hub ] && secret=$NIGHT_DIR/$user/mqtt-password
+        if ! grep -q "^$user:" "$MOSQUITTO_PASSWD"; then
+            mosquitto_passwd -b "$MOSQUITTO_PASSWD" "$user" "$(cat "$secret")"
+            did "Added the login $user to $MOSQUITTO_PASSWD"
+            restart=1
+        fi
+    done
+    chown mosquitto: "$MOSQUITTO_PASSWD" && chmod 0600 "$MOSQUITTO_PASSWD"
+
+    if systemd_runs && { [ "$restart" -eq 1 ] || ! systemctl is-active --quiet mosquitto.service; }; then
+        systemctl enable --quiet mosquitto.service
+        systemctl restart mosquitto.service
+        did "Mosquitto is running with the night's config: tables at mqtts://$(hostname).local:8883"
+    fi
+    night_unit "$HUB_SERVICE" "$restart"
+    say "The night's page: http://$(hostname).local:8080/ (journalctl -u $HUB_SERVICE)"
+}
+
+uninstall_hub() {
+    remove_unit "$HUB_SERVICE"
+    local file
+    for file in "$MOSQUITTO_CONF" "$MOSQUITTO_ACL" "$MOSQUITTO_PASSWD"; do
+        if [ -f "$file" ]; then rm -f "$file"; did "Removed $file"; fi
+    done
+    if systemd_runs && [ "$changed" -eq 1 ]; then systemctl restart mosquitto.service || true; fi
+    if [ "$purge" -eq 1 ]; then
+        for file in "$CERTS"/night-ca.{crt,key,srl} "$CERTS"/broker.{crt,key,names} \
+                "$HUB_PASSWORD"; do
+            if [ -f "$file" ]; then rm -f "$file"; did "Removed $file"; fi
+        done
+        if [ -d "$NIGHT_DIR" ]; then rm -rf "$NIGHT_DIR"; did "Removed $NIGHT_DIR"; fi
+    elif [ -f "$CERTS/night-ca.key" ]; then
+        say "Kept the night's authority and the tables' passwords (--purge removes them;"
+        say "then every table needs its folder again)"
+    fi
+}
+
+install_publish() {
+    local from=$1 file config=$CONFIG_DIR/config.toml
+    for file in mqtt-password night-ca.crt night.toml; do
+        [ -f "$from/$file" ] || fail "$from/$file is missing: give the folder the hub's install.sh --hub wrote for this table"
+    done
+    if ! cmp -s "$from/mqtt-password" "$TABLE_PASSWORD"; then
+        install -o "$SERVICE" -g "$SERVICE" -m 0600 "$from/mqtt-password" "$TABLE_PASSWORD"
+        did "Installed this table's broker password as $TABLE_PASSWORD"
+    fi
+    if ! cmp -s "$from/night-ca.crt" "$TABLE_CA"; then
+        install -m 0644 "$from/night-ca.crt" "$TABLE_CA"
+        did "Installed the night's authority as $TABLE_CA"
+    fi
+    if with_block "$config" </dev/null | grep -q '^\[night\]'; then
+        fail "$config has a [night] section of its own: remove it (install.sh --publish writes one)"
+    fi
+    { cat "$from/night.toml"; printf 'credentials = "%s"\nca = "%s"\n' "$TABLE_PASSWORD" "$TABLE_CA"; } \
+        | with_block "$config" >"$config.new"
+    if cmp -s "$config.new" "$config"; then
+        rm "$config.new"
+    else
+        "$VENV/bin/python" -I -c 'import sys; from pathlib import Path
+from firmware_host.config import ConfigError, load
+try:
+    night = load(Path(sys.argv[1])).night
+except ConfigError as err:
+    sys.exit(f"install.sh: {err}")
+print(f"This table publishes as {night.table} ({night.table_id}) to {night.broker}")' "$config.new" \
+            || { rm -f "$config.new"; fail "$from/night.toml does not fit; nothing was changed"; }
+        mv "$config.new" "$config"
+        did "Added the [night] section to $config"
+    fi
+    night_unit "$PUBLISH_SERVICE" "$changed"
+}
+
+uninstall_publish() {
+    remove_unit "$PUBLISH_SERVICE"
+    local config=$CONFIG_DIR/config.toml file
+    if [ -f "$config" ] && grep -qxF "$BLOCK_BEGIN" "$config"; then
+        with_block "$config" </dev/null >"$config.new" && mv "$config.new" "$config"
+        did "Removed the [night] section from $config"
+    fi
+    for file in "$TABLE_PASSWORD" "$TABLE_CA"; do
+        if [ -f "$file" ]; then rm -f "$file"; did "Removed $file"; fi
+    done
+}
