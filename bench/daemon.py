@@ -50,7 +50,7 @@ from firmware_host.referee import Referee
 from firmware_host.sensing import Recogniser
 from games import REGISTRY
 from games.core import Phase
-from hardware.board.matrix import SETTLE_S as MATRIX_SETTLE_S
+from hardware.board.matrix import DEBOUNCE_S as MATRIX_DEBOUNCE_S
 from hardware.controls.mock_table import MockTable
 from hardware.display.factory import OledConfig, build_oled
 from hardware.display.mock import RecordingInterface
@@ -73,7 +73,7 @@ PI_FSYNC = 5.0  # ms: SQLite's fsync on a Pi's SD card
 
 CLICK_S = 0.05  # a button is held this long, then released
 SETTLE_S = 0.05  # then the hands wait this long: the release debounces (20 ms) meanwhile
-CELL_S = 5 * MATRIX_SETTLE_S  # after a magnet moves: beyond its neighbours' settling (2x), and
+CELL_S = 5 * MATRIX_DEBOUNCE_S  # after a magnet moves: beyond its neighbours' settling (2x), and
 # slow enough that a hand at one cell stays under the matrix's chatter rate
 DETENT_S = 0.03  # between two detents of the knob
 

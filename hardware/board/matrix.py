@@ -10,20 +10,20 @@ otherwise make a phantom cell read closed ("ghosting", see ``wiring/README.md``)
   reads it with :meth:`ReedMatrix.occupied`. When the game starts on an empty board
   (``start_empty``, the default: every game here starts with its pieces off the board), each
   cell closed at that first scan is reported ``CellFault(reason="stuck: ...")``.
-- **Settle.** A cell changes only once its reading has held for ``settle`` seconds (60 ms by
+- **Debounce.** A cell changes only once its reading has held for ``debounce`` seconds (60 ms by
   default) by the injected clock, whatever the scan rate, and the readings of the cells
   around it for twice that; then one ``CellChanged`` is emitted. A reed bounces for a few
-  milliseconds and a hand's fumble lasts tens, so neither outlasts the settle time. The
+  milliseconds and a hand's fumble lasts tens, so neither outlasts the debounce time. The
   neighbours count because a piece slid across the board closes each cell it crosses for a
   moment, with the cells before and after it changing meanwhile: no cell on its path is
   still long enough to count until the piece stops, and where it stops settles once its
-  path is still. A piece put down waits twice the settle time in any case: a hand that
+  path is still. A piece put down waits twice the debounce time in any case: a hand that
   lands a piece and slides it on leaves it on that first cell for up to 100 ms, with no
   neighbour changing before. So does a piece put down soon after the matrix woke from its
   idle: a row holding pieces may have changed unseen between two looks of the patrol
   (a brief touch on the way), so a change first seen on waking is judged as if a
-  neighbour had changed then. A lift waits for the settle time alone (and its neighbours).
-- **Chatter.** A cell that never holds a reading for ``settle`` over ``unsettled`` seconds,
+  neighbour had changed then. A lift waits for the debounce time alone (and its neighbours).
+- **Chatter.** A cell that never holds a reading for ``debounce`` over ``unsettled`` seconds,
   or whose settled state changes ``chatter_changes`` times within ``chatter_window``, is a
   failing switch, not a hand: it is reported once as ``CellFault(reason="chattering: ...")``,
   takes no part in moves nor in its neighbours' settling, and is heard again once it has not
@@ -40,7 +40,7 @@ compares the columns with what the settled board says, which costs a row's reads
 a whole scan. Only a difference starts the scans.
 
 The patrol follows the table. While hands are busy (for ``rest_after`` seconds after the
-last edge, change or ``stirred`` poll: a button, the knob, the dice, a piece) it looks every
+last edge, change or ``hands_seen`` poll: a button, the knob, the dice, a piece) it looks every
 ``patrol`` seconds, so a piece put beside another shows within that and a quick lift and
 put back is still seen. Once the table has been still that long it looks every
 ``rest_patrol`` seconds, as often, nearly: a player who has been thinking moves a piece as
@@ -64,8 +64,8 @@ from hardware.events import CellChanged, CellFault, Event
 from hardware.pins.driver_types import Emit, PinFactory, Ticks
 
 MAX_SIZE = 8
-SETTLE_S = 0.06
-SCAN_S = 0.005  # while a change settles: twelve looks within the settle time
+DEBOUNCE_S = 0.06
+SCAN_S = 0.005  # while a change settles: twelve looks within the debounce time
 PATROL_S = 0.02  # idle with pieces on the board: a lift and put back 110 ms apart is still seen
 REST_PATROL_S = 0.025  # the table still
 REST_AFTER_S = 5.0
@@ -94,7 +94,7 @@ class ReedMatrix:
     """
 
     def __init__(self, rows: Sequence[int], cols: Sequence[int], factory: PinFactory,
-                 emit: Emit, *, ticks: Ticks = time.monotonic, settle: float = SETTLE_S,
+                 emit: Emit, *, ticks: Ticks = time.monotonic, debounce: float = DEBOUNCE_S,
                  scan_interval: float = SCAN_S, patrol: float = PATROL_S,
                  rest_patrol: float = REST_PATROL_S, rest_after: float = REST_AFTER_S,
                  unsettled: float = UNSETTLED_S, chatter_changes: int = CHATTER_CHANGES,
@@ -103,18 +103,18 @@ class ReedMatrix:
         for what, pins in (("rows", rows), ("columns", cols)):
             if not 1 <= len(pins) <= MAX_SIZE:
                 raise ValueError(f"a matrix has 1 to {MAX_SIZE} {what}, not {len(pins)}")
-        if not 0 < settle < unsettled or chatter_changes < 2 or scan_interval <= 0:
-            raise ValueError("settle must be above 0 and below unsettled, scan_interval above 0 "
+        if not 0 < debounce < unsettled or chatter_changes < 2 or scan_interval <= 0:
+            raise ValueError("debounce must be above 0 and below unsettled, scan_interval above 0 "
                              "and chatter_changes at least 2")
         self.shape = (len(rows), len(cols))
         self._emit = emit
         self._ticks = ticks
-        self._settle = settle
+        self._debounce = debounce
         self._scan_interval = scan_interval
         self._patrol = patrol
         self._rest_patrol = rest_patrol
         self._rest_after = rest_after
-        self._stirred_at = -math.inf  # the last sign of hands at the table
+        self._hands_seen_at = -math.inf  # the last sign of hands at the table
         self._next_look: float | None = None  # the next patrol, while idle with pieces
         self._unsettled = unsettled
         self._chatter_changes = chatter_changes
@@ -188,23 +188,23 @@ class ReedMatrix:
             events = [fault for i, closed in enumerate(raw) if closed != self._reading[i]
                       and (fault := self._changed(i, closed, now)) is not None]
             events += [event for i in range(len(raw))
-                       if (event := self._settle_cell(i, now, settled)) is not None]
+                       if (event := self._debounce_cell(i, now, settled)) is not None]
         for event in events:
             self._emit(event)
         return events
 
-    def poll(self, *, stirred: bool = False) -> float | None:
+    def poll(self, *, hands_seen: bool = False) -> float | None:
         """Patrol or scan when due; say when the matrix must be read again (None: when a
         column's edge says so). While nothing is settling it idles (see the module's
-        docstring). ``stirred``: another input moved, so hands are at the table; that alone
+        docstring). ``hands_seen``: another input moved, so hands are at the table; that alone
         reads no pin, it only brings the next look forward."""
         edged, self._edged = self._edged, False
         now = self._ticks()
-        if stirred:
-            self._stirred_at = now
+        if hands_seen:
+            self._hands_seen_at = now
         if self._watching and not edged:
             if self._next_look is None or now < self._next_look:
-                if stirred and self._next_look is not None:
+                if hands_seen and self._next_look is not None:
                     self._next_look = min(self._next_look, now + self._patrol)
                 return self._next_look
             if self._patrol_rows():
@@ -212,7 +212,7 @@ class ReedMatrix:
         if self._idle_rows:  # a change first seen while idle: what came before it is unknown
             self._woke_at = now
         self.scan()
-        now = self._stirred_at = self._ticks()
+        now = self._hands_seen_at = self._ticks()
         if self._busy():
             return now + self._scan_interval
         self._idle()
@@ -220,7 +220,7 @@ class ReedMatrix:
 
     def _plan_patrol(self, now: float) -> float | None:
         """When to look at the rows holding pieces next (None: there are none)."""
-        resting = now - self._stirred_at >= self._rest_after
+        resting = now - self._hands_seen_at >= self._rest_after
         self._next_look = None if not self._held_rows else now + (
             self._rest_patrol if resting else self._patrol)
         return self._next_look
@@ -304,7 +304,7 @@ class ReedMatrix:
 
     def _changed(self, i: int, closed: bool, now: float) -> Event | None:
         """The raw reading of cell ``i`` changed: note when, and whether it never rests."""
-        if now - self._changed_at[i] >= self._settle:
+        if now - self._changed_at[i] >= self._debounce:
             self._burst_from[i] = now
         self._changed_at[i] = now
         self._reading[i] = closed
@@ -312,21 +312,21 @@ class ReedMatrix:
             return None
         return self._start_chatter(i, f"no steady reading for {self._unsettled:g} s")
 
-    def _settle_cell(self, i: int, now: float, settled: list[bool]) -> Event | None:
+    def _debounce_cell(self, i: int, now: float, settled: list[bool]) -> Event | None:
         if i in self._chattering:
             if now - self._changed_at[i] < self._quiet:
                 return None
             self._chattering.discard(i)
         if self._reading[i] == settled[i]:
             return None
-        if now - self._changed_at[i] < self._settle:
+        if now - self._changed_at[i] < self._debounce:
             return None
         nearby = max((self._changed_at[j] for j in self._neighbours[i]
                       if j not in self._chattering), default=-math.inf)
         if self._reading[i]:  # a piece put down: it may be a slide's first cell, and a
             nearby = max(nearby, self._woke_at, self._changed_at[i])  # neighbour may have
             # changed unseen before the matrix woke
-        if now - nearby < 2 * self._settle:
+        if now - nearby < 2 * self._debounce:
             return None
         accepted = self._accepted[i]
         accepted.append(now)

@@ -24,17 +24,17 @@ def tumble_frames(final: tuple[int, ...], rng: random.Random,
                   frames: int = TUMBLE_FRAMES) -> tuple[tuple[int, ...], ...]:
     """The faces of a tumble that lands on ``final``: ``frames`` tuples, the last is ``final``.
 
-    Dice settle one after another, left to right, in the last frames; until it settles a
+    Dice land one after another, left to right, in the last frames; until it lands a
     die shows a new face every frame, so it visibly rolls.
     """
     if frames < 1:
         raise ValueError(f"a tumble needs at least one frame, not {frames}")
-    settles_at = [max(0, frames - len(final) + i) for i in range(len(final))]
+    lands_at = [max(0, frames - len(final) + i) for i in range(len(final))]
     shown = list(final)
     out: list[tuple[int, ...]] = []
     for frame in range(frames):
-        for die, settle in enumerate(settles_at):
-            if frame >= settle:
+        for die, lands in enumerate(lands_at):
+            if frame >= lands:
                 shown[die] = final[die]
             else:
                 shown[die] = rng.choice([face for face in range(1, 7) if face != shown[die]])

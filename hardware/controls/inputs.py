@@ -39,13 +39,13 @@ class InputSet:
                  start_empty: bool = True) -> None:
         self.pin_map = pin_map
         self.waker = Waker(emit)
-        self._stirred = False  # the controls spoke since the last poll (the knob needs no poll)
+        self._hands_seen = False  # the controls spoke since the last poll (the knob needs no poll)
         self._emit = emit
         self._dice_waiting: list[Event] = []  # thrown while a piece settles
         self._board = True  # the matrix reads the board (no serial device does)
 
         def controls_emit(event: Event) -> None:
-            self._stirred = True
+            self._hands_seen = True
             emit(event)
 
         with ExitStack() as undo:  # a failure closes what was already built
@@ -58,7 +58,7 @@ class InputSet:
             undo.callback(self.controls.close)
             self.matrix = ReedMatrix(pin_map.matrix.rows, pin_map.matrix.cols, factory, emit,
                                      ticks=ticks, start_empty=start_empty,
-                                     settle=pin_map.matrix.settle,
+                                     debounce=pin_map.matrix.debounce,
                                      waker=self.waker)
             undo.pop_all()
 
@@ -68,10 +68,10 @@ class InputSet:
         the next edge). Each driver reads its pins only for its own edge or time, so the
         matrix's patrol leaves the buttons unread; any edge or turn of the knob tells the
         matrix hands are at the table."""
-        stirred = self.waker.take() or self._stirred
-        self._stirred = False
+        hands = self.waker.take() or self._hands_seen
+        self._hands_seen = False
         self._board = board
-        due = earliest((self.matrix.poll(stirred=stirred) if board else None,  # first: a piece
+        due = earliest((self.matrix.poll(hands_seen=hands) if board else None,  # first: a piece
                         self.dice.poll(), self.controls.poll()))  # landing holds the dice
         if self._dice_waiting and not (board and self.matrix.settling):
             waiting, self._dice_waiting = self._dice_waiting, []

@@ -116,15 +116,15 @@ class DebouncedButton:
 
     def _take_eager(self) -> None:
         if self._eager == self._level != self._pressed:
-            self._settle(self._level)
+            self._accept(self._level)
         self._eager = None
 
     def _advance(self, now: float) -> None:
-        """What time alone decides up to ``now``: a level that held for the debounce settles,
+        """What time alone decides up to ``now``: a level that held for the debounce is accepted,
         a press that held for the hold time is a hold."""
         self._judged = max(self._judged, now)
         if self._level != self._pressed and now >= self._level_since + self._debounce:
-            self._settle(self._level)
+            self._accept(self._level)
         if (self._pressed and not self._spent and self._hold_time is not None
                 and self._on_hold is not None and now >= self._level_since + self._hold_time):
             self._spent = True
@@ -133,12 +133,12 @@ class DebouncedButton:
     def _next(self, now: float) -> float | None:
         quiet_at = self._level_since + self._debounce
         if self._level != self._pressed or now < quiet_at:
-            return quiet_at  # to settle the level, or to know it is quiet for the next change
+            return quiet_at  # to accept the level, or to know it is quiet for the next change
         if self._pressed and not self._spent and self._hold_time is not None:
             return self._level_since + self._hold_time
         return None
 
-    def _settle(self, level: bool) -> None:
+    def _accept(self, level: bool) -> None:
         self._pressed = level
         if level:
             self._spent = self._hold_time is None

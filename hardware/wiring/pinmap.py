@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from hardware.board.matrix import MAX_SIZE, SETTLE_S, cell_name, column_letter
+from hardware.board.matrix import DEBOUNCE_S, MAX_SIZE, cell_name, column_letter
 from hardware.errors import WiringError
 from hardware.events import Control
 from hardware.tomlfile import TomlFileError, read_text
@@ -76,7 +76,7 @@ class MatrixPins:
     rows: tuple[int, ...]
     cols: tuple[int, ...]
     layout: str = "grid"  # "grid": cells A1..; "track": boxes 1-12 in row order
-    settle: float = SETTLE_S  # seconds a cell's reading must hold before it counts
+    debounce: float = DEBOUNCE_S  # seconds a cell's reading must hold before it counts
 
     def label(self, row: int, col: int) -> str:
         """What the builder and the player call the cell: "B3", or "box 7" on a track."""
@@ -232,7 +232,7 @@ def parse_pin_map(data: Mapping[str, Any], name: str) -> PinMap:
     if layout == "track" and len(rows) * len(cols) != TRACK_BOXES:
         raise WiringError(f"pin map {name}: a track has {TRACK_BOXES} boxes, so rows x columns "
                           f"must be {TRACK_BOXES} (e.g. 3 x 4), not {len(rows)} x {len(cols)}")
-    settle_ms = matrix.get("settle_ms", round(SETTLE_S * 1000))
+    settle_ms = matrix.get("settle_ms", round(DEBOUNCE_S * 1000))
     if (not isinstance(settle_ms, int) or isinstance(settle_ms, bool)
             or not SETTLE_MS_RANGE[0] <= settle_ms <= SETTLE_MS_RANGE[1]):
         raise WiringError(f"pin map {name}: matrix.settle_ms is how long a reed switch must "

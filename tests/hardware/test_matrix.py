@@ -85,7 +85,7 @@ def test_a_change_counts_once_it_held_for_the_settle_time_whatever_the_scan_rate
 
 
 def test_the_settle_time_is_a_parameter() -> None:
-    matrix, board, _events, clock = rig(settle=0.02)
+    matrix, board, _events, clock = rig(debounce=0.02)
     matrix.scan()
     board.place(3, 3)
     assert scans(matrix, clock, 6, 0.008) == [[]] * 5 + [[CellChanged(3, 3, True)]]
@@ -366,7 +366,7 @@ def test_a_still_table_is_patrolled_five_times_a_second_until_hands_come_back() 
     looks = 5.0 / REST_PATROL_S  # still for 5 s
     assert looks - 1 <= run(matrix, clock, wakes, 5.0) <= looks + 1
     clock.advance(0.05)
-    assert matrix.poll(stirred=True) == clock() + 0.02  # a button or the dice: hands again
+    assert matrix.poll(hands_seen=True) == clock() + 0.02  # a button or the dice: hands again
     board.place(1, 2)  # beside the piece: no edge shows it
     clock.advance(0.02)
     assert matrix.poll() == clock() + 0.005
@@ -394,5 +394,5 @@ def test_a_poll_for_another_input_reads_no_pin_and_only_hurries_the_next_look() 
     before = len(drives)
     clock.advance(REST_PATROL_S / 2)
     assert matrix.poll() == due  # a button was read, the board is not due yet
-    assert matrix.poll(stirred=True) <= clock() + 0.02  # that button was pressed
+    assert matrix.poll(hands_seen=True) <= clock() + 0.02  # that button was pressed
     assert len(drives) == before
