@@ -4,7 +4,8 @@ the page, nothing navigates or loads from elsewhere, and the CSV holds no formul
 
 Each round puts one hostile text in one field of each message (a live state per field, a
 finished game per field) and checks three views: a page open since the start (updated by
-server-sent events), a page loaded afresh, and one without JavaScript.
+server-sent events), a page loaded afresh, and one without JavaScript; no text may push the
+page wider than the phone either.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from night_parts import (
     HUB_USER,
     MOSQUITTO,
     PHONE,
+    ROOT,
     Broker,
     Hub,
     missing,
@@ -35,6 +37,7 @@ from firmware_host.night import topics
 from firmware_host.night.results import FORMULA
 from firmware_host.night.topics import BadMessage, Game, Live, Player
 
+SHOT = ROOT / "build" / "night" / "page-hostile-390x844.png"
 ELSEWHERE = "http://127.0.0.2:9/"  # nothing listens there: a request to it is the failure
 HOSTILE = [
     f'<meta http-equiv="refresh" content="0;url={ELSEWHERE}">',
@@ -141,6 +144,8 @@ class Watched:
         assert self.dialogs == [], f"{what}: a script ran"
         foreign = [url for url in self.requests if not url.startswith(self.url)]
         assert foreign == [], f"{what}: the page asked another origin"
+        width = self.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{what}: a text pushes the page {width} px wide"
 
     def updated(self, round_: int) -> bool:
         """Whether the marker's card shows ``round_`` (after checking nothing navigated)."""
@@ -187,6 +192,9 @@ def test_hostile_text_in_any_field_stays_text_on_every_phone(browser: Any, night
             if len(text) <= topics.MAX_NAME and "\u202e" not in text and "\t" not in text:
                 assert text in cards, f"{what}: {text!r} is not shown as it is"
                 assert text in games, f"{what}: {text!r} is not shown in the games"
+        if round_ == 1:  # to look at: the first text shown in every field it fits
+            SHOT.parent.mkdir(parents=True, exist_ok=True)
+            fresh.page.screenshot(path=str(SHOT), full_page=True)
         fresh.context.close()
         no_script.context.close()
 
