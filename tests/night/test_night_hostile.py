@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import replace
@@ -35,6 +36,7 @@ from night_parts import (
 
 from firmware_host.night import topics
 from firmware_host.night.results import FORMULA
+from firmware_host.night.server import RENDER_S
 from firmware_host.night.topics import BadMessage, Game, Live, Player
 
 SHOT = ROOT / "build" / "night" / "page-hostile-390x844.png"
@@ -182,8 +184,10 @@ def test_hostile_text_in_any_field_stays_text_on_every_phone(browser: Any, night
         until(lambda n=round_: ((night.table(MARKER) or {}).get("live") or {}).get("moves") == n,
               10, f"round {round_} through the hub")
 
+        time.sleep(RENDER_S)  # a page rendered for the last visitors is not shown again
         fresh = Watched(browser, night.url)
         no_script = Watched(browser, night.url, javascript=False)
+        assert no_script.updated(round_)
         until(lambda n=round_: open_page.updated(n), 5, f"round {round_} on the open page")
         for view, what in ((open_page, "the open page"), (fresh, "a fresh page"),
                            (no_script, "without JavaScript")):
