@@ -12,8 +12,14 @@ import os
 import sys
 
 import pytest
+from hypothesis import settings
 
 os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
+
+# Property tests judge what the code does, not how fast a shared machine runs it: hypothesis's
+# per-example deadline failed examples that merely waited for a busy core.
+settings.register_profile("table-companion", deadline=None)
+settings.load_profile("table-companion")
 
 # the libraries, and gpiozero's modules that hold on to them once imported
 PIN_LIBRARY_MODULES = ("lgpio", "RPi", "RPi.GPIO", "pigpio", "gpiozero.pins.lgpio",

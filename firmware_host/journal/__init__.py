@@ -64,6 +64,7 @@ Clock = Callable[[], datetime]
 
 NIGHT_TURNS_AT = timedelta(hours=6)  # a game started at 01:30 belongs to the evening before
 GAME_COLUMNS = "id, setup, started_at, ended_at, outcome, hash"
+PLAY_BUSY_MS = 50  # how long a write waits for another program's lock while a game is played
 
 __all__ = [
     "APPLICATION_ID",
@@ -241,6 +242,9 @@ class Journal:
             self.close()
             raise
         self._shown = shown
+        # from now on the table waits for the file: another program holding it (a sqlite3
+        # shell left open, a backup) makes an action refused at once, not a frozen loop
+        self._db.execute(f"PRAGMA busy_timeout={PLAY_BUSY_MS}")
 
     def _restore(self, saved: list[Saved]) -> None:
         with sqlite_errors(self.path):

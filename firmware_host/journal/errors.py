@@ -63,7 +63,8 @@ def journal_error(path: Path, err: sqlite3.Error) -> JournalError:
                          "the companion starts a new one",
         Failure.READ_ONLY: f"{path}: the journal is read-only here ({text}); run as the user "
                            "that owns it",
-        Failure.BUSY: f"{path}: the journal is in use by another program ({text}); try again",
+        Failure.BUSY: f"the journal is busy (another program has it open): {path} ({text}); "
+                      "nothing was written: close that program and try again",
     }
     message = messages.get(failure, f"{path}: journal error: {text}")
     return JournalError(message, failure, text if failure is Failure.DAMAGED else "")

@@ -35,6 +35,7 @@ MAX_GAME_ID = 10**9 - 1
 MAX_LAST = 128  # the last action in a game's notation
 SCORE_LIMIT = 10**6
 MAX_DEPTH = 3  # a game: its object, the list of players, a player
+MAX_CONTAINERS = 4 * MAX_ITEMS  # a game has 2 and one a player; a live state 5
 MAX_DIGITS = 10  # the largest number in a message is a game id below 10**9
 PHASES = ("idle", "roll", "move", "over")  # no game, or a game's Phase
 ONLINE, OFFLINE = "online", "offline"
@@ -204,8 +205,9 @@ def parse(topic: str, payload: bytes) -> Message:
     raise BadMessage("unknown topic")
 
 
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 # Characters no name needs that can hide or disguise text: controls, lone surrogates (they
 # cannot be written back as UTF-8), line breaks of Unicode, and the bidirectional embeddings,
 # overrides and isolates that turn the text after them around
@@ -218,11 +220,15 @@ def _object(payload: bytes) -> dict[str, Any]:
         text = payload.decode("utf-8")
     except UnicodeDecodeError:
         raise BadMessage("not UTF-8 JSON") from None
-    if _depth(text) > MAX_DEPTH:
+    bare = _STRINGS.sub('""', text)  # what the parser makes of it, outside strings
+    if bare.count("[") + bare.count("{") > MAX_CONTAINERS:
+        raise BadMessage(f"more than {MAX_CONTAINERS} lists and objects")
+    if _depth(bare) > MAX_DEPTH:
         raise BadMessage(f"nested more than {MAX_DEPTH} deep")
+    if _LONG_NUMBER.search(bare):  # int() of thousands of digits is slow; past 4,300 raises
+        raise BadMessage(f"a number of more than {MAX_DIGITS} digits")
     try:
-        data = json.loads(text, parse_int=_whole, parse_float=_no_fraction,
-                          parse_constant=_no_fraction)
+        data = json.loads(text, parse_float=_no_fraction, parse_constant=_no_fraction)
     except json.JSONDecodeError:
         raise BadMessage("not UTF-8 JSON") from None
     if not isinstance(data, dict) or data.get("v") != VERSION:
@@ -230,23 +236,14 @@ def _object(payload: bytes) -> dict[str, Any]:
     return data
 
 
-def _depth(text: str) -> int:
-    """How deep the brackets of ``text`` nest, outside its strings (the standard library's
-    parser recurses once a level and fails past about a thousand)."""
-    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+def _depth(bare: str) -> int:
+    """How deep the brackets of ``bare`` (JSON without its strings) nest: the standard
+    library's parser recurses once a level and fails past about a thousand."""
     depth = deepest = 0
-    for bracket in brackets:
+    for bracket in _NOT_BRACKETS.sub("", bare):
         depth += 1 if bracket in "[{" else -1
         deepest = max(deepest, depth)
     return deepest
-
-
-def _whole(digits: str) -> int:
-    """A JSON integer of at most :data:`MAX_DIGITS` digits (``int()`` of thousands of
-    digits is slow, and past 4,300 it raises)."""
-    if len(digits.lstrip("-")) > MAX_DIGITS:
-        raise BadMessage(f"a number of more than {MAX_DIGITS} digits")
-    return int(digits)
 
 
 def _no_fraction(text: str) -> Any:

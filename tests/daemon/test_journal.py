@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import time
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -45,6 +46,30 @@ def test_a_new_journal_is_versioned_wal_and_ours(tmp_path: Path) -> None:
     assert db.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
     tables = {name for (name,) in db.execute("SELECT name FROM sqlite_schema WHERE type='table'")}
     assert tables == {"games", "actions", "results"}
+
+
+def test_a_journal_another_program_holds_refuses_an_action_at_once(tmp_path: Path) -> None:
+    """A sqlite3 shell left in a write transaction: the action is refused within 100 ms
+    with the reason (no frozen table), the game is as before, and it is written once the
+    other program lets go."""
+    path = tmp_path / "j.sqlite3"
+    with Journal.open(path, FakeClock()) as journal:
+        game = new_game()
+        journal.start(game)
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        for action in ("roll 4", "roll 4"):  # one INSERT, or one more after a failed one
+            start = time.perf_counter()
+            with pytest.raises(JournalError, match=r"^the journal is busy \(another program "
+                                                   r"has it open\)") as refused:
+                journal.apply(game, action)
+            assert time.perf_counter() - start < 0.1
+            assert refused.value.failure is Failure.BUSY
+            assert game.history == []
+        other.execute("ROLLBACK")
+        other.close()
+        journal.apply(game, "roll 4")
+        assert [str(a) for a in game.history] == ["roll 4"]
 
 
 def test_each_action_is_committed_before_apply_returns(tmp_path: Path) -> None:

@@ -4,13 +4,15 @@ the page, nothing navigates or loads from elsewhere, and the CSV holds no formul
 
 Each round puts one hostile text in one field of each message (a live state per field, a
 finished game per field) and checks three views: a page open since the start (updated by
-server-sent events), a page loaded afresh, and one without JavaScript.
+server-sent events), a page loaded afresh, and one without JavaScript; no text may push the
+page wider than the phone either.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import replace
@@ -23,6 +25,7 @@ from night_parts import (
     HUB_USER,
     MOSQUITTO,
     PHONE,
+    ROOT,
     Broker,
     Hub,
     missing,
@@ -33,8 +36,10 @@ from night_parts import (
 
 from firmware_host.night import topics
 from firmware_host.night.results import FORMULA
+from firmware_host.night.server import RENDER_S
 from firmware_host.night.topics import BadMessage, Game, Live, Player
 
+SHOT = ROOT / "build" / "night" / "page-hostile-390x844.png"
 ELSEWHERE = "http://127.0.0.2:9/"  # nothing listens there: a request to it is the failure
 HOSTILE = [
     f'<meta http-equiv="refresh" content="0;url={ELSEWHERE}">',
@@ -141,6 +146,8 @@ class Watched:
         assert self.dialogs == [], f"{what}: a script ran"
         foreign = [url for url in self.requests if not url.startswith(self.url)]
         assert foreign == [], f"{what}: the page asked another origin"
+        width = self.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{what}: a text pushes the page {width} px wide"
 
     def updated(self, round_: int) -> bool:
         """Whether the marker's card shows ``round_`` (after checking nothing navigated)."""
@@ -177,8 +184,10 @@ def test_hostile_text_in_any_field_stays_text_on_every_phone(browser: Any, night
         until(lambda n=round_: ((night.table(MARKER) or {}).get("live") or {}).get("moves") == n,
               10, f"round {round_} through the hub")
 
+        time.sleep(RENDER_S)  # a page rendered for the last visitors is not shown again
         fresh = Watched(browser, night.url)
         no_script = Watched(browser, night.url, javascript=False)
+        assert no_script.updated(round_)
         until(lambda n=round_: open_page.updated(n), 5, f"round {round_} on the open page")
         for view, what in ((open_page, "the open page"), (fresh, "a fresh page"),
                            (no_script, "without JavaScript")):
@@ -187,6 +196,9 @@ def test_hostile_text_in_any_field_stays_text_on_every_phone(browser: Any, night
             if len(text) <= topics.MAX_NAME and "\u202e" not in text and "\t" not in text:
                 assert text in cards, f"{what}: {text!r} is not shown as it is"
                 assert text in games, f"{what}: {text!r} is not shown in the games"
+        if round_ == 1:  # to look at: the first text shown in every field it fits
+            SHOT.parent.mkdir(parents=True, exist_ok=True)
+            fresh.page.screenshot(path=str(SHOT), full_page=True)
         fresh.context.close()
         no_script.context.close()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -39,6 +40,9 @@ def test_what_a_publisher_sends_parses_back() -> None:
     assert topics.parse(topics.live_topic("table-2"), topics.live_payload(LIVE)) == LIVE
     assert topics.parse("tc/table-2/status", b"offline") == Status("table-2", False)
     assert topics.parse("tc/table-2/game/7", b"") == Cleared("table-2", 7)
+    brackets = replace(LIVE, players=('[[[["Ann"]]]]', "{{{{Ben"), turn="{{{{Ben",
+                       last="9" * 100)  # brackets and long numbers in names are only text
+    assert topics.parse("tc/table-2/live", topics.live_payload(brackets)) == brackets
 
 
 @pytest.mark.parametrize(("topic", "payload", "problem"), [
@@ -56,8 +60,10 @@ def test_what_a_publisher_sends_parses_back() -> None:
     ("tc/table-2/game/7", topics.game_payload(GAME).replace(b"Ann", b"A\\u0000n"),
      "printable"),
     # what the standard library's parser or the store would have raised on
-    ("tc/table-2/live", b'{"v":1,"players":' + b"[" * 8000 + b"]" * 8000 + b"}", "nested"),
-    ("tc/table-2/live", b"[" * 16_000, "nested"),
+    ("tc/table-2/live", b'{"v":1,"players":' + b"[" * 8000 + b"]" * 8000 + b"}", "lists"),
+    ("tc/table-2/live", b'{"v":1,"players":[[[{"a":"[[[["}]]]}', "nested more than 3"),
+    ("tc/table-2/live", b"[" * 16_000, "more than 64 lists"),
+    ("tc/table-2/live", b'{"v":1,"x":[' + b"[]," * 64 + b"[]]}", "more than 64 lists"),
     ("tc/table-2/game/7", b'{"v":1,"id":' + b"9" * 5000 + b"}", "more than 10 digits"),
     ("tc/table-2/live", topics.live_payload(LIVE).replace(b'"moves":17', b'"moves":1e999'),
      "whole"),
