@@ -8,6 +8,7 @@ renderer is replaced by one that records the views, so these tests do not depend
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -192,6 +193,29 @@ def test_hold_buttons_keep_dice_and_the_roll_button_throws_the_others(table: Tab
     assert [str(a) for a in table.game.history[-2:]] == ["reroll 1-1-2-6", "roll 4-4-2-1"]
     assert table.game.dice == (1, 2, 4, 4, 5)
     assert table.roller.count == 5  # holds are cleared after a reroll
+
+
+def test_a_throw_whose_write_fails_leaves_the_roller_and_the_holds_as_they_were(
+        table: Table) -> None:
+    """The journal takes a failed write back: the button still throws the dice not held,
+    the holds stay, and the same throw goes through once the journal writes again."""
+    start_dalmatian(table)
+    play_opening_and_total(table)
+    table.roll(1, 1, 2, 5, 6)
+    table.press(Control.HOLD1, Control.HOLD2, Control.HOLD3)
+    assert table.roller.count == 2
+    table.journal._db.set_authorizer(  # the reroll and its throw are one transaction
+        lambda action, arg1, *rest: sqlite3.SQLITE_DENY if arg1 == "COMMIT"
+        else sqlite3.SQLITE_OK)
+    view = table.roll(4, 4)
+    assert isinstance(view, GameView) and view.message is not None
+    assert "journal error" in view.message
+    assert view.held == frozenset({0, 1, 2}) and view.layout == (1, 1, 2, 5, 6)
+    assert table.roller.count == 2  # not the count the refused throw would have left
+    table.journal._db.set_authorizer(None)
+    table.roll(3, 3)
+    assert [str(a) for a in table.game.history[-2:]] == ["reroll 5-6", "roll 3-3"]
+    assert table.game.dice == (1, 1, 2, 3, 3)
 
 
 def test_hold_buttons_outside_dalmatian_say_what_they_are_for(tmp_path: Path) -> None:
