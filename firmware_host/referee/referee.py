@@ -43,7 +43,7 @@ from firmware_host.referee.page_stack import PageStack
 from firmware_host.referee.parts import DiceRoller, Occupancy, Parts, Recognise, Renderer, Sounder
 from firmware_host.referee.settings import Setting, Settings
 from firmware_host.referee.tables import GameTable, table_for
-from firmware_host.referee.timers import Timers
+from firmware_host.referee.timers import Timers, UnseenPieces
 from firmware_host.views import NoticeView, View
 from games import game_class
 from games.core import GameState, Phase
@@ -122,10 +122,10 @@ class Referee:
         self.timers.scroll.line_changed()
 
     def tick(self, now: float) -> float | None:
-        """Move the timers on (a tumbling roll's next face, a long line's scroll, a piece
-        unseen too long); return when the next of them is due (None: nothing moves on by
-        itself). The loop ticks once the frame after an event is shown: the moment to write
-        the event's log lines and for the table's own pause work."""
+        """Move the timers on (a tumbling roll's next face, a long line's scroll, a sensor
+        suspected of missing its piece); return when the next of them is due (None: nothing
+        moves on by itself). The loop ticks once the frame after an event is shown: the
+        moment to write the event's log lines and for the table's own pause work."""
         self._later.write()
         if self.table is not None:
             self.table.pause(self.settings)
@@ -137,11 +137,13 @@ class Referee:
             self._changed = True
         self._changed |= self.timers.tumble.on(now)
         missing = self.table.missing() if self.table is not None else frozenset()
-        for square in self.timers.unseen.on(now, missing):
-            where = self.parts.label(*square)
-            text = f"no piece sensed on {where}: check the magnet or the switch"
-            log.warning("%s", text)
-            self.say(text)
+        if self.timers.unseen.on(now, missing) and self.table is not None:
+            suspected = sorted(self.timers.unseen.suspected)
+            self.table.suspects = tuple(
+                f"nothing sensed on {self.parts.label(*square)}: if the piece is there, "
+                "check its magnet or switch" for square in suspected)
+            for text in self.table.suspects:
+                log.warning("%s", text)
             self._changed = True
         return self.timers.due()
 
@@ -186,6 +188,7 @@ class Referee:
             case DiceRolled(dice=dice, source=source):
                 self._dice(dice, source)
             case CellChanged():
+                self.timers.unseen.worked()
                 self._sensed(event)
             case CellFault(row=row, col=col, reason=reason):
                 log.warning("board sensor %s: %s", self.parts.label(row, col), reason)
@@ -259,6 +262,7 @@ class Referee:
     def _attach(self, game: GameState[Any]) -> None:
         recognise, board = self.parts.recognise, self.parts.board
         self.table = table_for(game, recognise(game) if recognise is not None else None)
+        self.timers.unseen = UnseenPieces()  # the board is looked at afresh
         if self.table.recogniser is not None and board is not None:
             self.table.fixes = tuple(self.table.recogniser.reset(game, board()).fixes)
 

@@ -14,7 +14,7 @@ from firmware_host.dice_layout import replaced
 TUMBLE_FRAME_S = 0.06  # eight faces in about half a second: a roll, not a wait
 SCROLL_S = 0.3  # a long menu line moves a character this often: read, not chased
 ROW_CHARS = 16  # a line longer than this may not fit its row: it may need to scroll
-NO_PIECE_S = 20.0  # a piece the game expects, unseen this long: a magnet or switch at fault
+NO_PIECE_S = 20.0  # the board still this long after a change, a piece still unseen: its sensor
 
 Faces = tuple[int, ...]
 Square = tuple[int, int]
@@ -92,23 +92,37 @@ class Scroller:
 
 
 class UnseenPieces:
-    """Squares where the game expects a piece that the sensors do not see, and since when;
-    each is reported once it has been missing for :data:`NO_PIECE_S`."""
+    """Squares where the game expects a piece that the sensors do not see, and since when.
+
+    The screen asks for such a piece (the board fixes), so a player who is slow to place it
+    is not a fault: a square is suspected only once the players have worked the board
+    since it went missing (a sensed change: they are at it) and the board has then been
+    still for :data:`NO_PIECE_S` with the piece still unseen. Each change of the board
+    starts the wait again, so a piece just placed is never blamed on its sensor; a square
+    sensed again is no longer suspected."""
 
     def __init__(self) -> None:
         self.due: float | None = None
-        self._since: dict[Square, float | None] = {}  # None: reported
+        self._since: dict[Square, float | None] = {}  # None: not worked on since missing
+        self.suspected: frozenset[Square] = frozenset()
+        self._worked = False  # the board changed since the last call of :meth:`on`
 
-    def on(self, now: float, missing: frozenset[Square]) -> list[Square]:
-        """The squares missing long enough to report now."""
-        self._since = {square: self._since.get(square, now) for square in missing}
-        overdue = [square for square, since in self._since.items()
-                   if since is not None and now >= since + NO_PIECE_S]
-        for square in overdue:
-            self._since[square] = None
+    def worked(self) -> None:
+        """The sensors saw the board change."""
+        self._worked = True
+
+    def on(self, now: float, missing: frozenset[Square]) -> bool:
+        """Note the squares missing now; whether the suspected squares changed."""
+        worked, self._worked = self._worked, False
+        self._since = {square: now if worked else self._since.get(square)
+                       for square in missing}
+        suspected = frozenset(square for square, since in self._since.items()
+                              if since is not None and now >= since + NO_PIECE_S)
         self.due = min((since + NO_PIECE_S for since in self._since.values()
-                        if since is not None), default=None)
-        return overdue
+                        if since is not None and now < since + NO_PIECE_S), default=None)
+        changed = suspected != self.suspected
+        self.suspected = suspected
+        return changed
 
 
 class Timers:

@@ -52,23 +52,33 @@ def test_a_long_line_scrolls_once_an_event_has_shown_it() -> None:
     assert not scroller.on(2.0, lambda: "x" * ROW_CHARS) and scroller.due is None
 
 
-def test_a_piece_unseen_is_reported_once_after_its_time() -> None:
+def test_a_piece_the_players_were_not_placing_is_never_blamed_on_its_sensor() -> None:
+    unseen = UnseenPieces()  # the screen asks for the piece; nobody has touched the board
+    assert not unseen.on(0.0, frozenset({(0, 0)})) and unseen.due is None
+    assert not unseen.on(1000.0, frozenset({(0, 0)})) and unseen.suspected == frozenset()
+
+
+def test_a_piece_unseen_once_the_board_is_still_after_a_change_is_suspected() -> None:
     unseen = UnseenPieces()
-    assert unseen.on(0.0, frozenset({(0, 0)})) == [] and unseen.due == NO_PIECE_S
-    assert unseen.on(5.0, frozenset({(0, 0), (1, 1)})) == []
-    assert unseen.due == NO_PIECE_S
-    assert unseen.on(NO_PIECE_S, frozenset({(0, 0), (1, 1)})) == [(0, 0)]
+    unseen.on(0.0, frozenset({(0, 0)}))
+    unseen.worked()  # the players lift a piece: they are working the board
+    assert not unseen.on(5.0, frozenset({(0, 0), (1, 1)}))
     assert unseen.due == 5.0 + NO_PIECE_S
-    assert unseen.on(100.0, frozenset({(0, 0), (1, 1)})) == [(1, 1)]
-    assert unseen.on(200.0, frozenset({(0, 0), (1, 1)})) == [] and unseen.due is None
-    assert unseen.on(201.0, frozenset()) == [] and unseen.due is None
-    assert unseen.on(202.0, frozenset({(0, 0)})) == []  # back and gone again: a new wait
-    assert unseen.due == 202.0 + NO_PIECE_S
+    unseen.worked()  # and set another down: the wait starts again
+    assert not unseen.on(10.0, frozenset({(0, 0), (1, 1)}))
+    assert not unseen.on(10.0 + NO_PIECE_S - 0.1, frozenset({(0, 0), (1, 1)}))
+    assert unseen.on(10.0 + NO_PIECE_S, frozenset({(0, 0), (1, 1)}))
+    assert unseen.suspected == {(0, 0), (1, 1)} and unseen.due is None
+    assert not unseen.on(200.0, frozenset({(0, 0), (1, 1)}))  # said once
+    assert unseen.on(201.0, frozenset({(1, 1)})) and unseen.suspected == {(1, 1)}
+    assert unseen.on(202.0, frozenset()) and unseen.suspected == frozenset()
+    assert not unseen.on(203.0, frozenset({(0, 0)}))  # gone again, not yet worked on
 
 
 def test_the_timers_wait_for_the_soonest() -> None:
     timers = Timers()
     assert timers.due() is None
+    timers.unseen.worked()
     timers.unseen.on(0.0, frozenset({(2, 2)}))
     timers.tumble.throw((), [], (1,), animation)
     timers.tumble.on(1.0)

@@ -47,6 +47,7 @@ class GameTable:
         self.scroll = 0  # ticks the highlighted choice has been shown (a long one scrolls)
         self.message: str | None = None  # a refusal or a notice, until the next press
         self.fixes: tuple[str, ...] = ()  # what to put right on the board, if it disagrees
+        self.suspects: tuple[str, ...] = ()  # sensors that may be at fault, under the fixes
         self._kept: tuple[Position, tuple[Choice, ...]] | None = None
 
     # -- the list ---------------------------------------------------------------------------
@@ -132,7 +133,7 @@ class GameTable:
 
     def view(self, settings: Settings, rolling: Faces | None) -> GameView | BoardFixView:
         if self.fixes:
-            return BoardFixView(self.game.TITLE, self.fixes)
+            return BoardFixView(self.game.TITLE, self.fixes + self.suspects)
         return GameView(self.game, tuple(choice.label for choice in self.choices()),
                         self.cursor, self.message, settings.hint, rolling=rolling,
                         scroll=self.scroll, **self._dice_shown())
