@@ -25,7 +25,8 @@ class GameView:
     Dalmatian turn's dice in the places the players see (0: a die still due), numbered as
     the hold buttons are; ``held`` are the places (0-4) a player keeps with the hold
     buttons; the ROLL button then throws the others. ``scroll`` counts the ticks the
-    highlighted choice has been shown, for a choice too long for its row.
+    highlighted choice has been shown, for a choice too long for its row. ``page`` counts
+    the pages of a message too long for one turned since it was shown.
     """
 
     game: GameState[Any]
@@ -37,6 +38,7 @@ class GameView:
     held: frozenset[int] = frozenset()
     scroll: int = 0
     layout: tuple[int, ...] = ()
+    page: int = 0
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,8 @@ class BoardFixView:
 
     title: str
     fixes: tuple[str, ...]  # e.g. "put a chip on B3", "lift the chip from C4"
+    message: str | None = None  # why the board was refused, above the fixes
+    page: int = 0  # pages of a long message turned since it was shown
 
 
 @dataclass(frozen=True)

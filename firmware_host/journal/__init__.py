@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -485,6 +485,29 @@ class Journal:
         self._current = None
         self._snapshots.clear()
         self._wrote(True)
+
+    def table_settings(self) -> dict[str, object]:
+        """The settings kept with the latest game (empty: none kept, or none readable)."""
+        current = self._current
+        if current is None:
+            return {}
+        with sqlite_errors(self.path):
+            row = self._db.execute("SELECT settings FROM games WHERE id = ?",
+                                   (current.id,)).fetchone()
+        try:
+            kept = json.loads(row[0]) if row is not None and row[0] is not None else {}
+        except ValueError:
+            return {}
+        return kept if isinstance(kept, dict) else {}
+
+    def keep_settings(self, settings: Mapping[str, object]) -> None:
+        """Keep the table's ``settings`` with the current game, on disk once it returns."""
+        current = self._current
+        if current is None:
+            return
+        with sqlite_errors(self.path):
+            self._db.execute("UPDATE games SET settings = ? WHERE id = ?",
+                             (json.dumps(dict(settings), sort_keys=True), current.id))
 
     def resume(self) -> GameState[Any] | None:
         """The unfinished game rebuilt exactly from its journaled actions, or None.

@@ -76,6 +76,8 @@ def read_back(aside: Path) -> tuple[list[Saved], list[Problem]]:
                                      "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
                 results = db.execute("SELECT seat, score, place FROM results WHERE "
                                      "game_id = ? ORDER BY seat", (game_id,)).fetchall()
+                if row[4] not in (None, "finished", "abandoned"):  # outside the hashes
+                    raise Damaged(f"its outcome {row[4]!r} is unreadable")
                 game = decode_game(row[:6])
                 last = check_chain(game, actions)
                 if row[4] == "finished":

@@ -14,7 +14,7 @@ from firmware_host.journal.records import action_hash, game_hash, seal_hash
 
 Step = str | Callable[[sqlite3.Connection], None]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 APPLICATION_ID = 0x54434A4C  # "TCJL" in PRAGMA application_id: this file is ours
 
 
@@ -68,5 +68,10 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         "ALTER TABLE games ADD COLUMN damage TEXT",  # why it was set aside, if it was
         "ALTER TABLE actions ADD COLUMN hash TEXT",  # chained to the action before
         hash_existing_rows,
+    ),
+    (
+        # the table's settings (hint, sound) while the game is played, as JSON; outside the
+        # game's hash: a preference of the table, not part of the record
+        "ALTER TABLE games ADD COLUMN settings TEXT",
     ),
 )

@@ -187,12 +187,13 @@ def action_row(row: Row) -> tuple[int, int, Candidate] | None:
 
 def game_row(row: Row) -> tuple[int, tuple[Any, ...]] | None:
     """A row shaped as the games table's whose hash checks, as (id, (setup, started_at,
-    ended_at, outcome, hash, seal, damage))."""
+    ended_at, outcome, hash, seal, damage)); the settings column (schema 3) is left to
+    the table's defaults."""
     rowid, values = row
-    if (rowid is not None and len(values) == 8 and values[0] is None
+    if (rowid is not None and len(values) in (8, 9) and values[0] is None
             and isinstance(values[1], str) and isinstance(values[2], str)
             and values[5] == game_hash(rowid, values[1], values[2])):
-        return rowid, values[1:]
+        return rowid, values[1:8]
     return None
 
 

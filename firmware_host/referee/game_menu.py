@@ -7,18 +7,16 @@ is greyed and says why.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import partial
 from typing import Any, Protocol
 
 from firmware_host.config import NightConfig
 from firmware_host.journal import Journal, standings
 from firmware_host.menu import Entry, Menu, entry
-from firmware_host.referee.settings import Setting, Settings
+from firmware_host.referee.settings import SETTINGS, Setting, Settings
 from firmware_host.views import NoticeView
 from games.core import GameState, Phase
-
-SETTINGS: Sequence[Setting] = ("hint", "sound")
 
 
 class Host(Protocol):

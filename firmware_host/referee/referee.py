@@ -15,8 +15,8 @@ Controls, whatever hardware gives them:
 
 - In a game: UP/DOWN (or the knob) move the cursor over the legal moves, SELECT plays the
   highlighted one; in the dice phase SELECT types in physical dice instead. While a refusal
-  or notice is shown, the first press only clears it. BACK opens the game menu; so does a
-  long press on ROLL unless the config's ``long_press`` makes it undo or type in dice. The
+  or notice is shown, the first press (BACK too) only closes it. BACK opens the game menu;
+  so does a long press on ROLL unless the config's ``long_press`` makes it undo or type in dice. The
   ROLL button throws as many dice as are due; in Dalmatian the hold buttons keep dice and
   ROLL throws the others (a reroll).
 - In a menu: UP/DOWN move, SELECT chooses, BACK leaves.
@@ -66,6 +66,8 @@ from hardware.sound.buzzer import SOUNDS
 
 log = logging.getLogger(__name__)
 
+CLEARS = (Control.UP, Control.DOWN, Control.SELECT, Control.BACK)
+"""The presses that, while a message is shown, close it and do nothing else."""
 HOLDS = (Control.HOLD1, Control.HOLD2, Control.HOLD3, Control.HOLD4, Control.HOLD5)
 
 
@@ -88,7 +90,7 @@ class Referee:
         self.journal = journal
         self.parts = Parts(roller, sound, recognise, board, shutdown or Parts.shutdown, label)
         self.render = render
-        self.settings = Settings.of(config)
+        self.settings = Settings.of(config).kept(journal.table_settings())
         self.table: GameTable | None = None
         self.pages = PageStack()
         self.timers = Timers()
@@ -136,6 +138,8 @@ class Referee:
                 self.table.scroll += 1
             self._changed = True
         self._changed |= self.timers.tumble.on(now)
+        shown = self.table.message if self.table is not None and not self.pages else None
+        self._changed |= self.timers.pager.on(now, shown)
         missing = self.table.missing() if self.table is not None else frozenset()
         if self.timers.unseen.on(now, missing) and self.table is not None:
             suspected = sorted(self.timers.unseen.suspected)
@@ -160,7 +164,9 @@ class Referee:
         if over_the_game is not None:
             return over_the_game
         assert self.table is not None  # with no game the new-game menu cannot be closed
-        return self.table.view(self.settings, self.timers.tumble.rolling)
+        table = self.table
+        return table.view(self.settings, self.timers.tumble.rolling,
+                          self.timers.pager.page_of(table.message))
 
     def _highlighted(self) -> str | None:
         """The highlighted line on screen now, if there is one that could scroll."""
@@ -202,7 +208,7 @@ class Referee:
             return
         table = self.table
         assert table is not None
-        if table.message is not None and control in (Control.UP, Control.DOWN, Control.SELECT):
+        if table.message is not None and control in CLEARS:
             table.message = None  # the notice covers the choices: the first press clears it
         elif control in (Control.UP, Control.DOWN):
             table.move(steps if control is Control.DOWN else -steps)
@@ -301,12 +307,15 @@ class Referee:
         cls = game_class(name)
         game = cls.new(players, self.config.names_for(players), **values)
         self.journal.start(game)
+        self.journal.keep_settings(self.settings.to_json())
         self.pages.clear()
         self._attach(game)
         log.info("started %s for %s", cls.TITLE, ", ".join(game.setup.names))
 
     def toggle(self, name: Setting) -> None:
+        """Turn setting ``name`` the other way, and keep it with the game."""
         self.settings = self.settings.toggled(name)
+        self.journal.keep_settings(self.settings.to_json())
 
     def ask(self, question: str, then: Callable[[], None]) -> None:
         question_menu = confirm(question, then, lambda: self.pages.close(question_menu))

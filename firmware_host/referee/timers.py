@@ -1,5 +1,6 @@
 """What moves on by itself between events, each with its own deadline: the dice tumbling
-after a throw, a long line scrolling, and pieces the sensors have not seen for a while.
+after a throw, a long line scrolling, a long message's pages, and pieces the sensors have
+not seen for a while.
 
 Each is told the time at the referee's tick and answers when it is due next (None: not
 until something new happens), so the loop sleeps until the soonest of them.
@@ -14,6 +15,7 @@ from firmware_host.dice_layout import replaced
 TUMBLE_FRAME_S = 0.06  # eight faces in about half a second: a roll, not a wait
 SCROLL_S = 0.3  # a long menu line moves a character this often: read, not chased
 ROW_CHARS = 16  # a line longer than this may not fit its row: it may need to scroll
+PAGE_S = 4.0  # a message too long for one page shows its next one this often
 NO_PIECE_S = 20.0  # the board still this long after a change, a piece still unseen: its sensor
 
 Faces = tuple[int, ...]
@@ -91,6 +93,33 @@ class Scroller:
         return True
 
 
+class Pager:
+    """Counts the pages turned of the message shown, one every :data:`PAGE_S` (a message of
+    one page looks the same after a turn, so its frame sends nothing); a new message starts
+    at its first page."""
+
+    def __init__(self) -> None:
+        self.due: float | None = None
+        self.page = 0
+        self._text: str | None = None
+
+    def on(self, now: float, text: str | None) -> bool:
+        """Whether the page shown changes now; ``text``: the message on the screen."""
+        if text != self._text:
+            self._text, self.page = text, 0
+            self.due = None if text is None else now + PAGE_S
+            return False
+        if self.due is None or now < self.due:
+            return False
+        self.page += 1
+        self.due = now + PAGE_S
+        return True
+
+    def page_of(self, text: str | None) -> int:
+        """The pages turned of ``text``: none yet, if it has just come."""
+        return self.page if text == self._text else 0
+
+
 class UnseenPieces:
     """Squares where the game expects a piece that the sensors do not see, and since when.
 
@@ -126,13 +155,14 @@ class UnseenPieces:
 
 
 class Timers:
-    """The referee's three timers, and the soonest of their deadlines."""
+    """The referee's timers, and the soonest of their deadlines."""
 
     def __init__(self) -> None:
         self.tumble = Tumble()
         self.scroll = Scroller()
         self.unseen = UnseenPieces()
+        self.pager = Pager()
 
     def due(self) -> float | None:
-        dues = (self.tumble.due, self.scroll.due, self.unseen.due)
+        dues = (self.tumble.due, self.scroll.due, self.unseen.due, self.pager.due)
         return min((due for due in dues if due is not None), default=None)

@@ -46,7 +46,7 @@ def render(view: View) -> Image.Image:
         case GameView():
             game_screen(view.game.NAME).draw(canvas, view)
             if view.message:
-                draw_message(canvas, view.message, BODY_TOP)
+                draw_message(canvas, view.message, BODY_TOP, view.page)
         case MenuView():
             top = draw_menu(canvas, view)
             if view.message:

@@ -8,6 +8,7 @@ sequence, not :mod:`random`, so every Python gives the same games.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import games
@@ -258,6 +259,30 @@ def board_fix() -> View:
                                           "put a chip on D2"))
 
 
+def sequence_on_a_ten() -> SequenceDice:
+    """Sequence Dice after a roll of 10, one chip on the board to remove."""
+    game = games.new_game("sequence", 2)
+    for action in ("roll 6-6", "roll 1-2", "roll 5-4"):
+        game.apply(action)
+    game.apply(game.legal_actions()[0])
+    game.apply("roll 4-6")
+    assert isinstance(game, SequenceDice)
+    return game
+
+
+def board_fix_refused(page: int = 0) -> View:
+    """A chip put on a cell a roll of 10 does not allow: the fix, then why and what the
+    roll allows."""
+    return BoardFixView("Sequence Dice", ("lift the chip from D4",),
+                        refusal(sequence_on_a_ten(), "place D4"), page)
+
+
+def sequence_refused_long() -> View:
+    """A refusal too long for the box: what is allowed first, then the reason, in pages."""
+    game = sequence_on_a_ten()
+    return GameView(game, choices_of(game), message=refusal(game, "place D4"))
+
+
 def notice() -> View:
     return NoticeView("Tonight", ("Ann 3 wins, Bob 2, Cy 1",
                                   "Shutting down in 10 s: the game is saved and resumes "
@@ -299,6 +324,9 @@ SAMPLES: dict[str, Callable[[], View]] = {
     "menu_game_greyed": menu_game_greyed,
     "dice_entry": dice_entry,
     "board_fix": board_fix,
+    "board_fix_refused": board_fix_refused,
+    "board_fix_refused_page_2": partial(board_fix_refused, 1),
+    "sequence_refused_long": sequence_refused_long,
     "notice": notice,
 }
 """Every sample view by name; each call builds a fresh one."""

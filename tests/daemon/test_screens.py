@@ -20,10 +20,13 @@ import pkgutil
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from PIL import Image
 
 import firmware_host.screens as screens_package
@@ -31,6 +34,7 @@ import games
 from firmware_host.screens import game_screen, render
 from firmware_host.screens.choices import page_of
 from firmware_host.screens.font import SMALL, fit, wrap
+from firmware_host.screens.message import message_pages
 from firmware_host.screens.samples import SAMPLES, choices_of
 from firmware_host.views import GameView, MenuView
 from games.core import GameState, Phase
@@ -105,6 +109,29 @@ def test_a_message_covers_the_body_not_the_band() -> None:
     band = (0, 0, 128, 16)
     assert plain.crop(band).tobytes() == told.crop(band).tobytes()
     assert plain.tobytes() != told.tobytes()
+
+
+@given(st.lists(st.text("abcdefgh:-;,.", min_size=1, max_size=30), min_size=1, max_size=40),
+       st.integers(1, 6), st.booleans())
+def test_a_message_is_paged_whole_never_cut(words: list[str], rows: int, refusal: bool) -> None:
+    text = " ".join(words) + ("; allowed: remove E1" if refusal else "")
+    pages = message_pages(text, rows, 124)
+    assert all(len(page) <= rows for page in pages)
+    shown = " ".join(line for page in pages for line in page)
+    assert "…" not in shown
+    if refusal and len(pages) > 1:
+        assert shown.startswith("allowed: remove E1.")  # what the player acts on, first
+        rest = shown.removeprefix("allowed: remove E1. ")
+        assert "".join(rest.split()).lower() == "".join(" ".join(words).split()).lower()
+    elif len(pages) == 1 and not refusal:
+        assert "".join(shown.split()) == "".join(text.split())
+
+
+def test_a_long_refusal_turns_its_pages() -> None:
+    view = SAMPLES["sequence_refused_long"]()
+    assert isinstance(view, GameView) and view.message is not None
+    first, second, again = (render(replace(view, page=p)) for p in (0, 1, 2))
+    assert first.tobytes() != second.tobytes() and first.tobytes() == again.tobytes()
 
 
 NAMES = ("Peggy", "Guy", "Jo", "Quig")  # descenders, and names of several lengths

@@ -21,7 +21,9 @@ from firmware_host.config import Config, GameConfig, NightConfig
 from firmware_host.journal import Journal
 from firmware_host.menu import DiceEntry
 from firmware_host.referee import Referee
-from firmware_host.referee.timers import NO_PIECE_S
+from firmware_host.referee.settings import Settings
+from firmware_host.referee.timers import NO_PIECE_S, PAGE_S
+from firmware_host.sensing import recogniser_for
 from firmware_host.views import BoardFixView, DiceEntryView, GameView, MenuView, NoticeView, View
 from games import new_game
 from games.core import Phase
@@ -368,6 +370,53 @@ def test_a_bug_in_handling_is_logged_and_the_referee_goes_on(
     assert "while handling" in caplog.text
 
 
+def test_a_long_message_turns_its_pages_until_a_press_clears_it(table: Table) -> None:
+    start_dalmatian(table)
+    long = "the dice roller says: " + "a rather long account of what happened " * 3
+    view = table.send(DeviceStatus("dice roller", True, long))
+    assert isinstance(view, GameView) and view.message == long and view.page == 0
+    table.referee.tick(10.0)
+    assert table.referee.frame() is None  # nothing new yet
+    table.referee.tick(10.0 + PAGE_S)
+    assert table.referee.frame() is not None
+    view = table.referee.view()
+    assert isinstance(view, GameView) and view.page == 1
+    view = table.press(Control.DOWN)
+    assert isinstance(view, GameView) and view.message is None
+
+
+def test_a_chip_on_a_cell_the_roll_refuses_shows_why_beside_the_fix(tmp_path: Path) -> None:
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        journal.start(new_game("sequence", 2))
+        table = Table(journal, Config(game=GameConfig("sequence")))
+        table.referee = Referee(Config(game=GameConfig("sequence")), journal,
+                                game=journal.resume(), board=frozenset,
+                                recognise=lambda game: recogniser_for(game, "grid"),
+                                render=table._render)
+        table.roll(6, 6)
+        table.roll(1, 1)
+        table.roll(4, 4)
+        view = table.send(CellChanged(3, 3, True))  # D4 is a 12, the roll is 8
+        assert isinstance(view, BoardFixView)
+        assert view.fixes == ("lift the chip from D4",)
+        assert view.message is not None and view.message.startswith("D4 is a 12, the roll is 8")
+        assert "allowed: place" in view.message
+        view = table.send(CellChanged(3, 3, False))
+        assert isinstance(view, GameView) and view.message is not None  # still to be read
+
+
+def test_back_on_a_message_closes_the_message_only(table: Table) -> None:
+    start_dalmatian(table)
+    view = table.roll(1, 2)
+    assert isinstance(view, GameView) and view.message == "5 dice are due, got 2"
+    view = table.press(Control.BACK)
+    assert isinstance(view, GameView) and view.message is None  # no menu opened
+    menu = table.press(Control.BACK)
+    assert isinstance(menu, MenuView) and menu.title == "Menu"
+    view = table.press(Control.BACK)
+    assert isinstance(view, GameView) and view.message is None  # the old one stays closed
+
+
 def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
     @dataclass(frozen=True)
     class Outcome:
@@ -401,6 +450,8 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
         table.referee = Referee(Config(), journal, game=journal.resume(),
                                 recognise=lambda game: Recogniser(), board=frozenset,
                                 render=table._render)
+        assert table.referee.table is not None
+        table.referee.table.message = None  # "resumed after 0 moves" aside
         assert table.send() == BoardFixView("Sequence Dice", ("put a chip on A1",))
         # slow to put it down: the screen asks, and never blames the sensor
         assert table.referee.tick(100.0) is None
@@ -555,6 +606,40 @@ def test_settings_show_and_change_hint_and_sound(table: Table) -> None:
     table.choose("Hint")
     assert table.menu().values == ("off", "off")
     assert not table.referee.settings.hint and not table.referee.settings.sound
+
+
+def test_settings_are_kept_with_the_game_through_a_quit_and_a_power_cut(
+        tmp_path: Path) -> None:
+    config = Config(players=("Ann", "Ben"), game=GameConfig("dalmatian", {"rounds": 1}))
+    path = tmp_path / "journal.sqlite3"
+    with Journal.open(path) as journal:
+        table = Table(journal, config)
+        start_dalmatian(table)
+        table.press(Control.BACK)
+        table.choose("Settings")
+        table.choose("Hint")
+        # on disk as the press returns: another reader (what a power cut leaves) sees it
+        db = sqlite3.connect(path)
+        assert db.execute("SELECT settings FROM games").fetchone() == (
+            '{"hint": false, "sound": true}',)
+        db.close()
+    with Journal.open(path) as journal:  # quit and resume
+        table = Table(journal, config)
+        assert table.referee.game is not None and not table.referee.settings.hint
+        view = table.send()
+        assert isinstance(view, GameView) and not view.hint
+        table.press(Control.BACK, Control.BACK)  # "resumed after 0 moves" closes first
+        table.choose("Settings")
+        assert table.menu().values == ("off", "on")
+        table.choose("Sound")
+        table.press(Control.BACK)  # back to the menu
+        table.choose("Abandon game")
+        table.choose("Yes")
+        table.choose("Dalmatian")  # the next game starts with the table's settings
+        table.choose("2 players")
+        table.choose("Start")
+    with Journal.open(path) as journal:
+        assert Table(journal, config).referee.settings == Settings(hint=False, sound=False)
 
 
 def test_a_highlighted_option_too_long_for_its_row_scrolls_with_the_ticks(

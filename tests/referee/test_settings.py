@@ -22,3 +22,10 @@ def test_toggling_makes_new_settings_and_leaves_the_old(name: str) -> None:
     assert after.toggled(name) == before  # type: ignore[arg-type]
     with pytest.raises(AttributeError):
         after.hint = True  # type: ignore[misc]
+
+
+def test_kept_settings_come_back_and_anything_else_is_left_as_it_was() -> None:
+    kept = Settings(hint=False, sound=True).to_json()
+    assert kept == {"hint": False, "sound": True}
+    assert Settings().kept(kept) == Settings(hint=False, sound=True)
+    assert Settings().kept({"hint": "no", "sound": 0, "volume": False}) == Settings()

@@ -6,9 +6,11 @@ import pytest
 
 from firmware_host.referee.timers import (
     NO_PIECE_S,
+    PAGE_S,
     ROW_CHARS,
     SCROLL_S,
     TUMBLE_FRAME_S,
+    Pager,
     Scroller,
     Timers,
     Tumble,
@@ -83,3 +85,14 @@ def test_the_timers_wait_for_the_soonest() -> None:
     timers.tumble.throw((), [], (1,), animation)
     timers.tumble.on(1.0)
     assert timers.due() == pytest.approx(1.0 + TUMBLE_FRAME_S)
+
+
+def test_a_message_turns_its_pages_and_a_new_one_starts_at_its_first() -> None:
+    pager = Pager()
+    assert not pager.on(0.0, None) and pager.due is None
+    assert not pager.on(1.0, "long") and pager.due == 1.0 + PAGE_S
+    assert pager.page_of("long") == 0 and not pager.on(2.0, "long")
+    assert pager.on(1.0 + PAGE_S, "long") and pager.page_of("long") == 1
+    assert pager.page_of("another") == 0  # a message just come, before the next tick
+    assert not pager.on(6.0, "another") and pager.page_of("another") == 0
+    assert not pager.on(7.0, None) and pager.due is None

@@ -131,12 +131,14 @@ class GameTable:
 
     # -- the screen -------------------------------------------------------------------------
 
-    def view(self, settings: Settings, rolling: Faces | None) -> GameView | BoardFixView:
+    def view(self, settings: Settings, rolling: Faces | None,
+             page: int = 0) -> GameView | BoardFixView:
+        """The game, or the fixes the board needs; ``page``: the message's page shown."""
         if self.fixes:
-            return BoardFixView(self.game.TITLE, self.fixes + self.suspects)
+            return BoardFixView(self.game.TITLE, self.fixes + self.suspects, self.message, page)
         return GameView(self.game, tuple(choice.label for choice in self.choices()),
                         self.cursor, self.message, settings.hint, rolling=rolling,
-                        scroll=self.scroll, **self._dice_shown())
+                        scroll=self.scroll, page=page, **self._dice_shown())
 
     def _dice_shown(self) -> dict[str, Any]:
         """What a game's view shows of the dice beyond the position (nothing here)."""
