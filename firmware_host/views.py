@@ -26,7 +26,8 @@ class GameView:
     the hold buttons are; ``held`` are the places (0-4) a player keeps with the hold
     buttons; the ROLL button then throws the others. ``scroll`` counts the ticks the
     highlighted choice has been shown, for a choice too long for its row. ``page`` counts
-    the pages of a message too long for one turned since it was shown.
+    the pages of a message too long for one turned since it was shown. ``thrower`` is the
+    player whose throw is tumbling: the band names them until it lands.
     """
 
     game: GameState[Any]
@@ -39,6 +40,7 @@ class GameView:
     scroll: int = 0
     layout: tuple[int, ...] = ()
     page: int = 0
+    thrower: int | None = None
 
 
 @dataclass(frozen=True)

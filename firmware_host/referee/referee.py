@@ -138,7 +138,7 @@ class Referee:
                 self.table.scroll += 1
             self._changed = True
         self._changed |= self.timers.tumble.on(now)
-        shown = self.table.message if self.table is not None and not self.pages else None
+        shown = self.table.shown_message() if self.table is not None and not self.pages else None
         self._changed |= self.timers.pager.on(now, shown)
         missing = self.table.missing() if self.table is not None else frozenset()
         if self.timers.unseen.on(now, missing) and self.table is not None:
@@ -164,9 +164,10 @@ class Referee:
         if over_the_game is not None:
             return over_the_game
         assert self.table is not None  # with no game the new-game menu cannot be closed
-        table = self.table
-        return table.view(self.settings, self.timers.tumble.rolling,
-                          self.timers.pager.page_of(table.message))
+        table, tumble = self.table, self.timers.tumble
+        page = self.timers.pager.page_of(table.shown_message())
+        return table.view(self.settings, tumble.rolling, page,
+                          tumble.thrower if tumble.busy else None)
 
     def _highlighted(self) -> str | None:
         """The highlighted line on screen now, if there is one that could scroll."""
@@ -208,6 +209,7 @@ class Referee:
             return
         table = self.table
         assert table is not None
+        table.told = None  # what the last throw did is read: this press is not spent on it
         if table.message is not None and control in CLEARS:
             table.message = None  # the notice covers the choices: the first press clears it
         elif control in (Control.UP, Control.DOWN):
@@ -231,10 +233,15 @@ class Referee:
             return
         self._later.info("dice %s from %s", faces, source)
         self.timers.tumble.land()
-        landed = self.table.throw(dice, self._play)
+        table = self.table
+        before = table.before_throw()
+        landed = table.throw(dice, self._play)
+        if landed is None:
+            return
+        table.told = table.throw_notice(before, dice)
         roller = self.parts.roller
-        if landed is not None and source == "button" and roller is not None:
-            self.timers.tumble.throw(*landed, dice, roller.tumble)
+        if source == "button" and roller is not None:
+            self.timers.tumble.throw(*landed, dice, roller.tumble, before.thrower)
 
     def _sensed(self, event: CellChanged) -> None:
         outcome = self.table.sensed(event) if self.table is not None else None

@@ -30,21 +30,28 @@ class Tumble:
 
     def __init__(self) -> None:
         self.rolling: Faces | None = None  # the faces shown now; None: the dice lie still
+        self.thrower: int | None = None  # whose throw tumbles
         self.due: float | None = None
         self._frames: list[Faces] = []
         self._thrown: tuple[Faces, Sequence[int], Faces, Callable[[Faces], Iterable[Faces]]] \
             | None = None
 
     def throw(self, row: Faces, places: Sequence[int], dice: Faces,
-              tumble: Callable[[Faces], Iterable[Faces]]) -> None:
-        """``dice`` thrown into ``places`` of ``row`` (none: the dice are the row);
-        ``tumble`` gives the animation's faces, ending on ``dice``."""
+              tumble: Callable[[Faces], Iterable[Faces]], thrower: int | None = None) -> None:
+        """``dice`` thrown into ``places`` of ``row`` (none: the dice are the row) by
+        player ``thrower``; ``tumble`` gives the animation's faces, ending on ``dice``."""
         self._thrown = (row, places, dice, tumble)
+        self.thrower = thrower
         self.due = None
+
+    @property
+    def busy(self) -> bool:
+        """Whether a throw is still to land: thrown, or tumbling."""
+        return self._thrown is not None or self.rolling is not None or bool(self._frames)
 
     def land(self) -> None:
         """A new throw came: whatever still tumbles has landed."""
-        self._frames, self.rolling = [], None
+        self._thrown, self._frames, self.rolling = None, [], None
 
     def on(self, now: float) -> bool:
         """Show the next face when it is due; whether the screen changed."""

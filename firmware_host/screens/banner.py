@@ -71,7 +71,7 @@ def draw_title(canvas: Canvas, title: str) -> int:
     return 10
 
 
-def turn_title(game: GameState[Any]) -> str:
-    """Whose turn it is, as the band says it."""
-    player = game.current_player
+def turn_title(game: GameState[Any], thrower: int | None = None) -> str:
+    """Whose turn it is, as the band says it: ``thrower``'s while their throw tumbles."""
+    player = game.current_player if thrower is None else thrower
     return "game over" if player is None else game.name(player)

@@ -49,7 +49,7 @@ def draw(canvas: Canvas, view: GameView) -> None:
     if result is not None:
         draw_final(canvas, game, result, [place(p) for p in game.progress])
     elif game.opening.winner is None:
-        draw_opening(canvas, game, game.opening, view.rolling or ())
+        draw_opening(canvas, game, game.opening, view.rolling or (), view.thrower)
     elif view.choices:
         _draw_choosing(canvas, game, view)
     else:
@@ -59,7 +59,8 @@ def draw(canvas: Canvas, view: GameView) -> None:
 def _draw_choosing(canvas: Canvas, game: Centennial, view: GameView) -> None:
     """Stop or claim: the throw in the band, a line on the chain or claims, the choices."""
     throw = game.throw
-    draw_banner(canvas, turn_title(game), dice=throw.dice if throw is not None else ())
+    draw_banner(canvas, turn_title(game, view.thrower),
+                dice=throw.dice if throw is not None else ())
     if game.awaiting_stop:
         line = f"stop? goes {numbers(game.chain, 9)}"
     else:
@@ -74,7 +75,8 @@ def _draw_choosing(canvas: Canvas, game: Centennial, view: GameView) -> None:
 
 def _draw_between_throws(canvas: Canvas, game: Centennial, view: GameView) -> None:
     # tumbling dice take the note's place rather than push it aside: less to rewrite
-    draw_banner(canvas, turn_title(game), () if view.rolling else ("roll", "3 dice"),
+    draw_banner(canvas, turn_title(game, view.thrower),
+                () if view.rolling else ("roll", "3 dice"),
                 view.rolling or ())
     dice_left = canvas.width - dice_width(3)
     _draw_players(canvas, game, dice_left - 2)

@@ -34,13 +34,13 @@ def draw(canvas: Canvas, view: GameView) -> None:
         draw_final(canvas, game, result)
         return
     if game.opening.winner is None:
-        draw_opening(canvas, game, game.opening, view.rolling or ())
+        draw_opening(canvas, game, game.opening, view.rolling or (), view.thrower)
         return
     die = view.rolling or ((game.die,) if game.die is not None else ())
     note = () if die else ("roll", "1 die")
     if game.carried and not die:
         note = ("roll;", f"{game.carried // SIX}x6 kept")
-    draw_banner(canvas, turn_title(game), note, die)
+    draw_banner(canvas, turn_title(game, view.thrower), note, die)
     _draw_markers(canvas, game)
     width = canvas.width - PANEL
     reminder = _reminder(game)

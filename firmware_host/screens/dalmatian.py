@@ -35,7 +35,7 @@ def draw(canvas: Canvas, view: GameView) -> None:
     if result is not None:
         draw_final(canvas, game, result)
     elif game.opening.winner is None:
-        draw_opening(canvas, game, game.opening, view.rolling or ())
+        draw_opening(canvas, game, game.opening, view.rolling or (), view.thrower)
     elif game.total is None:
         _draw_between_rounds(canvas, game)
     elif game.dice or view.rolling:
@@ -95,7 +95,7 @@ def hint_line(game: Dalmatian, room: int) -> str:
 
 
 def _draw_turn(canvas: Canvas, game: Dalmatian, view: GameView) -> None:
-    draw_banner(canvas, turn_title(game), _round_note(game, _left_note(game)))
+    draw_banner(canvas, turn_title(game, view.thrower), _round_note(game, _left_note(game)))
     dice = shown_dice(game, view.rolling, view.layout)
     held = view.held if not view.rolling else frozenset()
     draw_dice(canvas, 0, BODY_TOP, dice, solid=held)

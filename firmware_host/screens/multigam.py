@@ -36,12 +36,12 @@ def draw(canvas: Canvas, view: GameView) -> None:
         draw_final(canvas, game, result)
         return
     if game.opening.winner is None:
-        draw_opening(canvas, game, game.opening, view.rolling or ())
+        draw_opening(canvas, game, game.opening, view.rolling or (), view.thrower)
         return
     dice = view.rolling or (game.dice if game.dice_to_play is not None else None) or ()
     double = len(dice) == 2 and dice[0] == dice[1]
     note = ("double:", "4 moves") if double else () if dice else ("b: on bar", "o: off")
-    draw_banner(canvas, turn_title(game), note, dice)
+    draw_banner(canvas, turn_title(game, view.thrower), note, dice)
     _draw_points(canvas, game)
     _draw_players(canvas, game)
     bottom = canvas.height - ROW

@@ -33,9 +33,10 @@ def draw_throw(canvas: Canvas, right: int, y: int, dice: tuple[int, ...]) -> int
 
 
 def draw_opening(canvas: Canvas, game: GameState[Any], opening: Opening,
-                 shown: tuple[int, ...] = ()) -> None:
-    """Banner for the next thrower, then every player's latest opening throw."""
-    roller = opening.roller
+                 shown: tuple[int, ...] = (), thrower: int | None = None) -> None:
+    """Banner for the next thrower (``thrower`` while their throw tumbles), then every
+    player's latest opening throw."""
+    roller = opening.roller if thrower is None else thrower
     title = game.name(roller) if roller is not None else "opening"
     tied = len(opening.contenders) < game.players
     draw_banner(canvas, title, ("tie: roll" if tied else "who starts", "again" if tied else

@@ -131,6 +131,22 @@ def centerpoint_playing() -> View:
     return GameView(game, choices_of(game), cursor=1)
 
 
+def centerpoint_no_move() -> View:
+    """A throw that passed the turn with no move, said over the next player's screen."""
+    game = games.new_game("centerpoint", 2, names=["Alice", "Bob"])
+    for action in ("roll 5", "roll 3", "roll 4"):
+        game.apply(action)
+    return GameView(game, message="Alice threw 4: no move; Bob's turn")
+
+
+def centerpoint_tumbling() -> View:
+    """Alice's throw tumbling: the band names her, not the next to throw."""
+    game = games.new_game("centerpoint", 2, names=["Alice", "Bob"])
+    for action in ("roll 5", "roll 3", "roll 4"):
+        game.apply(action)
+    return GameView(game, rolling=(2,), thrower=0)
+
+
 def centerpoint_over() -> View:
     game = games.new_game("centerpoint", 2, six_enters=True)
     return GameView(play(game, 8, lambda g: False, pick=99))
@@ -324,6 +340,8 @@ SAMPLES: dict[str, Callable[[], View]] = {
     "menu_game_greyed": menu_game_greyed,
     "dice_entry": dice_entry,
     "board_fix": board_fix,
+    "centerpoint_no_move": centerpoint_no_move,
+    "centerpoint_tumbling": centerpoint_tumbling,
     "board_fix_refused": board_fix_refused,
     "board_fix_refused_page_2": partial(board_fix_refused, 1),
     "sequence_refused_long": sequence_refused_long,

@@ -31,7 +31,7 @@ def draw(canvas: Canvas, view: GameView) -> None:
     game = view.game
     assert isinstance(game, SequenceDice)
     if game.opening is not None:
-        draw_opening(canvas, game, game.opening, view.rolling or ())
+        draw_opening(canvas, game, game.opening, view.rolling or (), view.thrower)
         return
     chips = tuple(game.chip(cell) for cell in CELLS)
     result = game.result()
@@ -41,7 +41,8 @@ def draw(canvas: Canvas, view: GameView) -> None:
         _draw_legend(canvas, game, chips, BODY_TOP + 1)
         return
     dice = view.rolling or (game.dice if game.total_to_play is not None else None) or ()
-    draw_banner(canvas, turn_title(game), () if dice else ("roll", "2 dice"), dice)
+    draw_banner(canvas, turn_title(game, view.thrower), () if dice else ("roll", "2 dice"),
+                dice)
     moves = _moves(view)
     cursor = moves[view.cursor].cell if 0 <= view.cursor < len(moves) else None
     _draw_board(canvas, chips, set(), {m.cell for m in moves}, cursor)

@@ -417,6 +417,64 @@ def test_back_on_a_message_closes_the_message_only(table: Table) -> None:
     assert isinstance(view, GameView) and view.message is None  # the old one stays closed
 
 
+def test_what_a_throw_did_is_said_once_the_dice_land(table: Table) -> None:
+    start_dalmatian(table)
+    table.roll(6, 6, 6, 6, 6)
+    view = table.roll(1, 1, 1, 1, 1)  # the last opening throw: who starts
+    assert isinstance(view, GameView) and view.message is None  # still tumbling
+    assert view.thrower == 1  # the band names Ben until his throw has landed
+    now = 0.0
+    while table.referee.timers.tumble.busy:
+        table.referee.tick(now)
+        now += 0.1
+        view = table.send()
+        assert isinstance(view, GameView)
+        assert view.message is None if table.referee.timers.tumble.busy else view.message
+    view = table.send()
+    assert isinstance(view, GameView) and view.message == "Ben threw 1-1-1-1-1: Ann starts"
+    view = table.roll(3, 3)
+    assert isinstance(view, GameView) and view.thrower == 0  # Ann's total tumbles
+    table.referee.timers.tumble.land()
+    assert table.send().message == "Ann threw 3-3; Ben's turn"  # type: ignore[union-attr]
+    table.roll(1, 2, 3, 4, 5)  # Ben: 4 score, the turn goes on: nothing to say
+    table.referee.timers.tumble.land()
+    view = table.send()
+    assert isinstance(view, GameView) and view.message is None
+    table.press(Control.SELECT)  # stop
+    table.roll(6, 6, 6, 6, 6)  # Ann: all five score, the turn ends by itself
+    table.referee.timers.tumble.land()
+    assert table.game.is_over  # one round: nothing over the final scores
+    assert table.send().message is None  # type: ignore[union-attr]
+
+
+def test_a_throw_with_no_move_says_so_and_a_press_is_not_spent_on_it(tmp_path: Path) -> None:
+    config = Config(players=("Ann", "Ben"), game=GameConfig("centerpoint"))
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        journal.start(new_game("centerpoint", 2, ["Ann", "Ben"]))
+        table = Table(journal, config)
+        table.referee.table.message = None  # type: ignore[union-attr]  # "resumed" aside
+        table.send(DiceRolled((5,), "serial"))
+        view = table.send(DiceRolled((3,), "serial"))
+        assert view.message == "Ben threw 3: Ann starts"  # type: ignore[union-attr]
+        view = table.send(DiceRolled((4,), "serial"))  # no marker may enter on a 4
+        assert view.message == "Ann threw 4: no move; Ben's turn"  # type: ignore[union-attr]
+        view = table.press(Control.SELECT)  # gone, and SELECT did what it does: dice entry
+        assert isinstance(view, DiceEntryView)
+
+
+def test_a_dalmatian_turn_that_ends_by_itself_says_what_it_scored(tmp_path: Path) -> None:
+    config = Config(players=("Ann", "Ben"), game=GameConfig("dalmatian", {"rounds": 2}))
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        journal.start(new_game("dalmatian", 2, ["Ann", "Ben"], rounds=2))
+        table = Table(journal, config)
+        for dice in ((6, 6, 6, 6, 6), (1, 1, 1, 1, 1), (3, 3), (1, 2, 2, 2, 2)):
+            table.send(DiceRolled(dice, "serial"))
+        table.press(Control.SELECT)  # Ben stops
+        view = table.send(DiceRolled((6, 6, 6, 6, 6), "serial"))
+        assert isinstance(view, GameView)
+        assert view.message == "Ann threw 6-6-6-6-6: +5; Ben's turn"
+
+
 def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
     @dataclass(frozen=True)
     class Outcome:

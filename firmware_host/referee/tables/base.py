@@ -46,6 +46,8 @@ class GameTable:
         self.cursor = 0
         self.scroll = 0  # ticks the highlighted choice has been shown (a long one scrolls)
         self.message: str | None = None  # a refusal or a notice, until the next press
+        self.told: str | None = None  # what the last throw did, until the next press or
+        # throw; unlike a message, the press that takes it away does what it does
         self.fixes: tuple[str, ...] = ()  # what to put right on the board, if it disagrees
         self.suspects: tuple[str, ...] = ()  # sensors that may be at fault, under the fixes
         self._kept: tuple[Position, tuple[Choice, ...]] | None = None
@@ -76,7 +78,7 @@ class GameTable:
 
     def highlighted_line(self) -> str | None:
         """The highlighted choice's label while the list shows (no message, no fixes)."""
-        choice = self.highlighted() if self.message is None and not self.fixes else None
+        choice = self.highlighted() if self.shown_message() is None and not self.fixes else None
         return choice.label if choice is not None else None
 
     def move(self, steps: int) -> None:
@@ -112,6 +114,27 @@ class GameTable:
         empty row: the dice are the row), or None when refused."""
         return ((), ()) if play(Roll(tuple(dice))) else None
 
+    def before_throw(self) -> Before:
+        """What a throw's notice compares the game after it with."""
+        game = self.game
+        return Before(game.current_player, game.scores(), _deciding(game))
+
+    def throw_notice(self, before: Before, dice: Faces) -> str | None:
+        """What a throw did that the next screen would not show, said over it once the
+        dice land: the last opening throw (who starts), or a throw that passed the turn by
+        itself (with no move, in a game whose moves follow the throw)."""
+        game, thrower = self.game, before.thrower
+        now = game.current_player
+        if thrower is None or now is None:
+            return None  # the game is over: its screen says so
+        threw = f"{game.name(thrower)} threw {'-'.join(map(str, dice))}"
+        if before.deciding:
+            return None if _deciding(game) else f"{threw}: {game.name(now)} starts"
+        if now == thrower or not isinstance(game.history[-1], Roll):
+            return None
+        return f"{threw}{': no move' if game.NAME in NO_MOVE_TOLD else ''}; " \
+            f"{game.name(now)}'s turn"
+
     def hold(self, place: int) -> None:
         """A hold button, pressed to keep the die in ``place`` (0-4)."""
         raise UsageError("the hold buttons keep Dalmatian dice between rerolls")
@@ -121,7 +144,7 @@ class GameTable:
     def played(self, actions: Sequence[Any]) -> None:
         """``actions`` are on disk: the list starts again, and the board is looked at anew
         (a move made with the controls: what must follow on the board)."""
-        self.message = None
+        self.message = self.told = None
         self.cursor = self.scroll = 0
         if self.recogniser is not None:
             self.fixes = tuple(self.recogniser.review(self.game).fixes)
@@ -131,18 +154,48 @@ class GameTable:
 
     # -- the screen -------------------------------------------------------------------------
 
-    def view(self, settings: Settings, rolling: Faces | None,
-             page: int = 0) -> GameView | BoardFixView:
-        """The game, or the fixes the board needs; ``page``: the message's page shown."""
+    def view(self, settings: Settings, rolling: Faces | None, page: int = 0,
+             thrower: int | None = None) -> GameView | BoardFixView:
+        """The game, or the fixes the board needs; ``page``: the message's page shown;
+        ``thrower``: whose throw tumbles (the band names them until it lands, and what
+        it did is said once it has)."""
         if self.fixes:
-            return BoardFixView(self.game.TITLE, self.fixes + self.suspects, self.message, page)
+            return BoardFixView(self.game.TITLE, self.fixes + self.suspects,
+                                self.shown_message(), page)
         return GameView(self.game, tuple(choice.label for choice in self.choices()),
-                        self.cursor, self.message, settings.hint, rolling=rolling,
-                        scroll=self.scroll, page=page, **self._dice_shown())
+                        self.cursor, self.message if thrower is not None else self.shown_message(),
+                        settings.hint,
+                        rolling=rolling, scroll=self.scroll, page=page, thrower=thrower,
+                        **self._dice_shown())
+
+    def shown_message(self) -> str | None:
+        """The message over the game: a refusal or notice, else what the last throw did."""
+        return self.message if self.message is not None else self.told
 
     def _dice_shown(self) -> dict[str, Any]:
         """What a game's view shows of the dice beyond the position (nothing here)."""
         return {}
+
+
+NO_MOVE_TOLD = frozenset({"centerpoint", "multigam", "sequence"})
+"""Games whose throw is followed by a move from the list: a throw that passes the turn by
+itself had none, which the screen after it would not tell."""
+
+
+@dataclass(frozen=True)
+class Before:
+    """The game as a throw found it: who threw, the scores, whether the opening was on."""
+
+    thrower: int | None
+    scores: tuple[int, ...]
+    deciding: bool
+    total: int | None = None  # Dalmatian's starting total
+
+
+def _deciding(game: GameState[Any]) -> bool:
+    """Whether the opening throws are still deciding who starts."""
+    opening = getattr(game, "opening", None)
+    return opening is not None and opening.winner is None
 
 
 @dataclass(frozen=True, eq=False)

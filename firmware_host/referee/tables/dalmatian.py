@@ -9,14 +9,14 @@ journal gets the same actions: the reroll and, with the button, the throw.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from firmware_host.dice_layout import DiceLayout
 from firmware_host.errors import UsageError
 from firmware_host.referee.parts import Recogniser
 from firmware_host.referee.settings import Settings
-from firmware_host.referee.tables.base import Choice, Faces, GameTable, Play, Position
+from firmware_host.referee.tables.base import Before, Choice, Faces, GameTable, Play, Position
 from games.core import Phase, Roll
 from games.dalmatian import Dalmatian, Stop
 from games.dice_multisets import HAND_SIZE
@@ -77,6 +77,21 @@ class DalmatianTable(GameTable):
             places = self.layout.empty()
             played = play(Roll(tuple(dice)))
         return (row, places) if played else None
+
+    def before_throw(self) -> Before:
+        return replace(super().before_throw(), total=self.game.total)
+
+    def throw_notice(self, before: Before, dice: Faces) -> str | None:
+        """A turn the throw ended by itself (all five dice score, or the last reroll) is
+        said with the row as it landed and what it scored; other throws as any game's."""
+        game, thrower, now = self.game, before.thrower, self.game.current_player
+        if thrower is None or before.deciding or before.total is None or now == thrower:
+            return super().throw_notice(before, dice)
+        if now is None:
+            return None  # the game is over: its screen says so
+        gained = game.scores()[thrower] - before.scores[thrower]
+        hand = "-".join(map(str, self.layout.shown()))  # the row as it landed
+        return f"{game.name(thrower)} threw {hand}: +{gained}; {game.name(now)}'s turn"
 
     def hold(self, place: int) -> None:
         if self.game.phase is not Phase.MOVE:
