@@ -245,6 +245,12 @@ class GameState(ABC, Generic[A]):
         return setup
 
     @classmethod
+    def seat_sides(cls, players: int) -> tuple[int, ...]:
+        """Each seat's side: one side a seat unless the game plays in teams (team mates
+        share a side), so a seating can say who partners whom."""
+        return tuple(range(players))
+
+    @classmethod
     def check_setup(cls, setup: Setup) -> None:
         """Hook for combinations of options that are not allowed together."""
 

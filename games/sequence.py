@@ -201,6 +201,10 @@ class SequenceDice(GameState[ChipMove]):
         sides = len(set(seat_colours(players)))
         return {"sequence_length": 6 if sides == 2 else 5}
 
+    @classmethod
+    def seat_sides(cls, players: int) -> tuple[int, ...]:
+        return seat_colours(players)
+
     def _start(self) -> None:
         self.opening: Opening | None = Opening(self.players, dice=2)
         self.turn = 0

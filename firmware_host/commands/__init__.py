@@ -37,6 +37,7 @@ COMMANDS: dict[str, Command] = {
     "publish": Command("publish", "publish this table's games to the game night's broker"),
     "hub": Command("hub", "keep the game night from the broker and serve its live page"),
     "night": Command("night", "try a game night on this machine: night --demo"),
+    "seat": Command("seat", "propose the next round's seating at a game night"),
 }
 
 

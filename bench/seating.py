@@ -1,0 +1,68 @@
+"""Seating: one proposal for 60 players at 15 tables, and random small nights, as JSON."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+from firmware_host.seating import Night, SeatingError, Table, propose
+from games import REGISTRY
+
+PLAYERS, TABLES, PAST_ROUNDS = 60, 15, 4
+NIGHTS = 2_000
+GOAL_S = 1.0
+
+
+def big_night(rng: random.Random) -> Night:
+    names = [f"Player{i:02d}" for i in range(PLAYERS)]
+    games = list(REGISTRY)
+    rounds = []
+    for _ in range(PAST_ROUNDS):
+        rng.shuffle(names)
+        rounds.append(tuple(tuple(names[i:i + 4]) for i in range(0, PLAYERS, 4)))
+    apart = tuple((names[i], names[i + 1]) for i in range(0, 10, 2))
+    return Night(tuple(names), tuple(Table(str(i + 1), games[i % len(games)])
+                                     for i in range(TABLES)),
+                 tuple(rounds), apart, {n: rng.randint(1000, 2000) for n in names})
+
+
+def small_night(rng: random.Random) -> Night:
+    names = [f"P{i}" for i in range(rng.randint(2, 12))]
+    tables = tuple(Table(str(i + 1), rng.choice(list(REGISTRY))) for i in range(rng.randint(1, 4)))
+    rounds = tuple(tuple(tuple(p for p in names if rng.random() < 0.4) for _ in range(3))
+                   for _ in range(rng.randint(0, 3)))
+    return Night(tuple(names), tables, rounds)
+
+
+def main() -> None:
+    rng = random.Random(1)
+    times = []
+    for seed in range(5):
+        night = big_night(rng)
+        began = time.perf_counter()
+        proposal = propose(night, seed)
+        times.append(time.perf_counter() - began)
+    began = time.perf_counter()
+    refused = 0
+    for seed in range(NIGHTS):
+        try:
+            propose(small_night(rng), seed)
+        except SeatingError:
+            refused += 1
+    nights_s = time.perf_counter() - began
+    worst = max(times)
+    print(json.dumps({
+        "bench": "seating",
+        "players": PLAYERS, "tables": TABLES, "past_rounds": PAST_ROUNDS,
+        "propose_60_players_s": {"min": round(min(times), 3), "max": round(worst, 3)},
+        "repeats_last": proposal.repeats,
+        "random_nights": NIGHTS, "random_nights_s": round(nights_s, 2),
+        "random_nights_refused": refused,
+        "goals": {"propose_60_players_max_s": {"value": round(worst, 3), "goal": GOAL_S,
+                                               "ok": worst < GOAL_S}},
+    }))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,148 @@
+"""``table-companion seat FILE``: propose the next round's seating from a small TOML file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import textwrap
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from firmware_host.commands import Subparsers, add_command, add_json_flag
+from firmware_host.errors import UsageError
+from firmware_host.seating import Night, Proposal, Table, propose
+from hardware.tomlfile import TomlFileError, read_text
+from hardware.tomlfile import parse as parse_toml
+
+EXAMPLE = """\
+players = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+apart = [["Ann", "Bob"]]                 # never at the same table
+rounds = [                               # the night's past rounds, one list of groups each
+  [["Ann", "Cy", "Eve", "Gus"], ["Bob", "Dee", "Fay", "Hal"]],
+]
+ratings = { Ann = 1500, Bob = 1420 }     # optional; then every present player needs one
+[[tables]]
+name = "1"
+game = "centennial"
+[[tables]]
+name = "2"
+game = "sequence"
+"""
+
+
+def register(subparsers: Subparsers) -> None:
+    parser = add_command(subparsers, "seat", description=textwrap.fill(
+        "Propose the next round: who plays at which table, as few players meeting again as "
+        "can be, never a pair marked apart, and with ratings the closest ratings at each "
+        "table. Only on the command line of the hub's machine: the night's page has no "
+        "host login, and anyone on the night's network can open it, so a button there "
+        "would be anyone's to press."))
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = "FILE looks like this:\n\n" + EXAMPLE
+    parser.add_argument("file", type=Path, metavar="FILE", help="the night as TOML (below)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="another seed gives another of the equally good seatings "
+                             "(default 0)")
+    add_json_flag(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    proposal = propose(read_night(args.file), args.seed)
+    if args.json:
+        print(json.dumps(as_json(proposal), indent=2))
+    else:
+        print("\n".join(proposal.explain()))
+    return 0
+
+
+def read_night(path: Path) -> Night:
+    """The night in ``path``; a :class:`UsageError` naming the file and the bad key."""
+    try:
+        data = parse_toml(read_text(path))
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file; give the night's TOML file") from None
+    except tomllib.TOMLDecodeError as err:
+        raise UsageError(f"{path}: {err}") from None
+    except TomlFileError as err:
+        raise UsageError(err.message(path)) from None
+    try:
+        return night_from(data)
+    except TomlFileError as err:
+        raise UsageError(err.message(path)) from None
+
+
+def night_from(data: Mapping[str, Any]) -> Night:
+    unknown = sorted(set(data) - {"players", "tables", "rounds", "apart", "ratings"})
+    if unknown:
+        raise TomlFileError("unknown key; keys are players, tables, rounds, apart, ratings",
+                            (unknown[0],))
+    players = _names(data.get("players"), ("players",))
+    tables = data.get("tables")
+    if not isinstance(tables, list) or not tables:
+        raise TomlFileError("missing or not a list of tables; write [[tables]] with name "
+                            "and game", ("tables",))
+    table_list = []
+    for number, table in enumerate(tables, 1):
+        keys = ("tables", str(number))
+        if not isinstance(table, dict) or set(table) != {"name", "game"}:
+            raise TomlFileError("each table needs exactly a name and a game", keys)
+        name, game = table["name"], table["game"]
+        if not isinstance(name, str | int) or isinstance(name, bool) or not str(name).strip():
+            raise TomlFileError(f"name {name!r} is not a name; write e.g. name = \"3\"", keys)
+        if not isinstance(game, str):
+            raise TomlFileError(f"game {game!r} is not a game's name", keys)
+        table_list.append(Table(str(name).strip(), game))
+    rounds = data.get("rounds", [])
+    if not isinstance(rounds, list):
+        raise TomlFileError("not a list of rounds", ("rounds",))
+    round_list = []
+    for number, round_ in enumerate(rounds, 1):
+        keys = ("rounds", str(number))
+        if not isinstance(round_, list):
+            raise TomlFileError("a round is a list of groups: [[\"Ann\", \"Bob\"], ...]", keys)
+        groups = tuple(_names(group, (*keys, str(g))) for g, group in enumerate(round_, 1))
+        seated = [p for group in groups for p in group]
+        twice = sorted({p for p in seated if seated.count(p) > 1})
+        if twice:
+            raise TomlFileError(f"{twice[0]} sits at two tables in this round", keys)
+        round_list.append(groups)
+    apart = data.get("apart", [])
+    if not isinstance(apart, list):
+        raise TomlFileError("not a list of pairs", ("apart",))
+    pairs = []
+    for number, pair in enumerate(apart, 1):
+        names = _names(pair, ("apart", str(number)))
+        if len(names) != 2:
+            raise TomlFileError("a pair is two names: [\"Ann\", \"Bob\"]", ("apart", str(number)))
+        pairs.append((names[0], names[1]))
+    ratings = data.get("ratings", {})
+    if not isinstance(ratings, dict):
+        raise TomlFileError("not a table of ratings; write ratings = { Ann = 1500 }",
+                            ("ratings",))
+    for name, value in ratings.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+            raise TomlFileError(f"{value!r} is not a number", ("ratings", name))
+    return Night(players, tuple(table_list), tuple(round_list), tuple(pairs),
+                 {name: float(value) for name, value in ratings.items()})
+
+
+def _names(value: object, keys: tuple[str, ...]) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise TomlFileError("not a list of names; write e.g. [\"Ann\", \"Bob\"]", keys)
+    return tuple(v.strip() for v in value)
+
+
+def as_json(proposal: Proposal) -> dict[str, Any]:
+    return {
+        "seed": proposal.seed,
+        "repeats": proposal.repeats,
+        "exhaustive": proposal.exhaustive,
+        "tables": [{"name": s.table.name, "game": s.table.game, "players": list(s.players),
+                    "teams": [list(t) for t in s.teams],
+                    "met_before": [[a, b, n] for a, b, n in s.met_before]}
+                   for s in proposal.tables],
+        "explanation": proposal.explain(),
+    }

@@ -1,0 +1,357 @@
+"""Seating the next round of a game night: which present player sits at which table.
+
+Pure: no I/O, no clock; the only randomness is a ``random.Random`` made from the seed, so a
+night and a seed always give the same proposal. Each table's player counts and teams come
+from its game's rules (``MIN_PLAYERS``, ``MAX_PLAYERS``, ``seat_sides``).
+
+How a round is chosen:
+  1. Table sizes: as even as the games allow (the smallest sum of squared sizes; a table
+     may stay empty), so nobody sits at a table of two while another seats eight.
+  2. Groups: fewest players meeting again, counted over the night's past rounds (a pair who
+     met twice counts two), never a pair marked apart; with ratings, then the closest
+     ratings at each table, so each game is an even contest. Small nights are searched
+     exhaustively; larger ones by swapping players between tables from several seeded
+     starts until no swap helps.
+  3. Seats: at a team game (Sequence Dice for four) the partners whose rating sums are
+     closest play together.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations, permutations
+
+from firmware_host.errors import UsageError
+from games import UnknownGameError, game_class
+
+EXACT_LIMIT = 20_000
+"""Nights with at most this many ways to fill the tables are searched exhaustively."""
+RESTARTS = 12
+"""Seeded starts of the swap search on larger nights."""
+
+
+class SeatingError(UsageError):
+    """Input that cannot be seated, or a night with no legal seating; the message says why."""
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    game: str
+
+
+@dataclass(frozen=True)
+class Night:
+    """What a proposal is made from. ``rounds`` are the night's past rounds, each a list of
+    groups that played together (players no longer present may appear in them)."""
+
+    players: tuple[str, ...]
+    tables: tuple[Table, ...]
+    rounds: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    apart: tuple[tuple[str, str], ...] = ()
+    ratings: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TableSeating:
+    table: Table
+    title: str  # the game's title
+    players: tuple[str, ...]  # in seat order
+    sides: tuple[int, ...]  # each seat's side; team mates share one
+    met_before: tuple[tuple[str, str, int], ...]  # pairs at this table who met, how often
+
+    @property
+    def teams(self) -> tuple[tuple[str, ...], ...]:
+        """The teams when the game plays in teams, else ()."""
+        if len(set(self.sides)) == len(self.sides):
+            return ()
+        return tuple(tuple(p for p, s in zip(self.players, self.sides, strict=True) if s == side)
+                     for side in sorted(set(self.sides)))
+
+
+@dataclass(frozen=True)
+class Proposal:
+    seed: int
+    tables: tuple[TableSeating, ...]  # every table, in the night's order; empty ones too
+    repeats: int  # meetings again, summed over pairs seated together
+    exhaustive: bool  # True: no seating with these table sizes has fewer repeats
+    ratings: Mapping[str, float]
+    apart: tuple[tuple[str, str], ...]
+
+    def explain(self) -> list[str]:
+        """The proposal in words, a line each, for the host to read out or check."""
+        used = [t for t in self.tables if t.players]
+        seated = sum(len(t.players) for t in used)
+        sizes = ", ".join(str(len(t.players)) for t in used)
+        lines = [f"{seated} players at {len(used)} table{'s' if len(used) != 1 else ''} "
+                 f"({sizes}): as even as the games allow"]
+        for seating in self.tables:
+            lines.append(f"Table {seating.table.name} ({seating.title}): "
+                         + (", ".join(seating.players) or "empty"))
+            if seating.teams:
+                lines.append("  teams: " + " against ".join(" and ".join(t)
+                                                            for t in seating.teams))
+            if self.ratings and seating.players:
+                values = [self.ratings[p] for p in seating.players]
+                lines.append(f"  ratings {_number(min(values))} to {_number(max(values))}")
+            for a, b, times in seating.met_before:
+                lines.append(f"  {a} and {b} met {_times(times)} already")
+        why = ("no grouping has fewer" if self.exhaustive
+               else "no swap of two players gives fewer")
+        if self.repeats == 0:
+            lines.append("Nobody meets a player they have met tonight.")
+        else:
+            lines.append(f"{self.repeats} repeated meeting{'s' if self.repeats != 1 else ''}: "
+                         f"{why}.")
+        if self.apart:
+            lines.append("Kept apart: " + "; ".join(f"{a} and {b}" for a, b in self.apart) + ".")
+        return lines
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def propose(night: Night, seed: int = 0) -> Proposal:
+    """The next round for ``night``; :class:`SeatingError` says why there is none."""
+    players = sorted(night.players)
+    _check(night, players)
+    ranges = [_counts(table) for table in night.tables]
+    sizes = even_sizes(len(players), [(lo, hi) for _, lo, hi in ranges])
+    if sizes is None:
+        raise SeatingError(_no_sizes(len(players), night.tables, ranges))
+    present = set(players)
+    apart = sorted({tuple(sorted(pair)) for pair in night.apart if set(pair) <= present})
+    _check_apart_reachable(players, apart, ranges)
+    met = meetings(night.rounds)
+    weights = _Weights(players, met, apart, night.ratings)
+    rng = random.Random(seed)
+    order = list(range(len(players)))
+    rng.shuffle(order)
+    exhaustive = multinomial(len(players), sizes) <= EXACT_LIMIT
+    groups = (_exact(weights, order, sizes) if exhaustive
+              else _swap_search(weights, order, sizes, rng))
+    together = [pair for group in groups for pair in combinations(sorted(group), 2)
+                if weights.apart[pair[0]][pair[1]]]
+    if together:
+        a, b = (players[i] for i in together[0])
+        how = "no seating" if exhaustive else "no seating found"
+        raise SeatingError(
+            f"{how} of {len(players)} players at tables of {', '.join(map(str, sizes))} "
+            f"keeps every apart pair apart ({a} and {b} would sit together); mark fewer "
+            "pairs apart or add a table")
+    seatings = []
+    for table, (title, _, _), group in zip(night.tables, ranges, groups, strict=True):
+        names = sorted(players[i] for i in group)
+        order_, sides = _seat(table, names, night.ratings)
+        again = tuple((a, b, met[(a, b)]) for a, b in combinations(names, 2)
+                      if met.get((a, b), 0))
+        seatings.append(TableSeating(table, title, order_, sides, again))
+    repeats = sum(times for s in seatings for _, _, times in s.met_before)
+    return Proposal(seed, tuple(seatings), repeats, exhaustive,
+                    {p: night.ratings[p] for p in players} if night.ratings else {},
+                    tuple((a, b) for a, b in apart))
+
+
+def _check(night: Night, players: list[str]) -> None:
+    if not players:
+        raise SeatingError("nobody is present; list the players who are")
+    if not night.tables:
+        raise SeatingError("no tables; list at least one table with its game")
+    twice = sorted({p for p in players if players.count(p) > 1})
+    if twice:
+        raise SeatingError(f"{twice[0]} is listed twice among the players; list each once")
+    names = [t.name for t in night.tables]
+    doubled = sorted({n for n in names if names.count(n) > 1})
+    if doubled:
+        raise SeatingError(f"table {doubled[0]} is listed twice; give each table its own name")
+    for a, b in night.apart:
+        if a == b:
+            raise SeatingError(f"{a} is marked apart from themself; name two players")
+    if night.ratings:
+        missing = [p for p in players if p not in night.ratings]
+        if missing:
+            raise SeatingError(f"{missing[0]} has no rating; rate every present player or "
+                               "give no ratings")
+
+
+def _counts(table: Table) -> tuple[str, int, int]:
+    try:
+        cls = game_class(table.game)
+    except UnknownGameError as err:
+        raise SeatingError(f"table {table.name}: {err}") from None
+    return cls.TITLE, cls.MIN_PLAYERS, cls.MAX_PLAYERS
+
+
+def even_sizes(players: int, ranges: Sequence[tuple[int, int]]) -> tuple[int, ...] | None:
+    """Each table's number of players (0: empty) summing to ``players``, each within its
+    game's counts, with the smallest sum of squares; None when no split fits."""
+    best: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}  # seated -> (cost, sizes)
+    for lo, hi in ranges:
+        step: dict[int, tuple[int, tuple[int, ...]]] = {}
+        for seated, (cost, sizes) in best.items():
+            for size in (0, *range(lo, hi + 1)):
+                total = seated + size
+                if total > players:
+                    break
+                candidate = (cost + size * size, (*sizes, size))
+                if total not in step or candidate < step[total]:
+                    step[total] = candidate
+        best = step
+    return best[players][1] if players in best else None
+
+
+def _no_sizes(players: int, tables: Sequence[Table], ranges: Sequence[tuple[str, int, int]]
+              ) -> str:
+    seats = sum(hi for _, _, hi in ranges)
+    shown = ", ".join(f"table {t.name} {title} {lo}" + (f"-{hi}" if hi != lo else "")
+                      for t, (title, lo, hi) in zip(tables, ranges, strict=True))
+    if players > seats:
+        return (f"{players} players but the tables seat at most {seats} ({shown}); "
+                "add a table")
+    return (f"{players} players cannot be split into these tables' player counts ({shown}); "
+            "change a table's game or add a table")
+
+
+def _check_apart_reachable(players: list[str], apart: list[tuple[str, ...]],
+                           ranges: Sequence[tuple[str, int, int]]) -> None:
+    """A player apart from everyone present has no table when every game needs two."""
+    if min(lo for _, lo, _ in ranges) < 2 or len(players) < 2:
+        return
+    for player in players:
+        partners = {b if a == player else a for a, b in apart if player in (a, b)}
+        if len(partners) == len(players) - 1:
+            raise SeatingError(f"{player} is marked apart from every other present player, "
+                               "and every game needs two or more; unmark a pair")
+
+
+def meetings(rounds: Sequence[Sequence[Sequence[str]]]) -> dict[tuple[str, str], int]:
+    """How often each pair (names in order) sat at the same table in ``rounds``."""
+    met: dict[tuple[str, str], int] = {}
+    for round_ in rounds:
+        for group in round_:
+            for pair in combinations(sorted(set(group)), 2):
+                met[pair] = met.get(pair, 0) + 1
+    return met
+
+
+def multinomial(players: int, sizes: Sequence[int]) -> int:
+    """The number of ways to deal ``players`` into tables of ``sizes``."""
+    count, left = 1, players
+    for size in sizes:
+        count *= math.comb(left, size)
+        left -= size
+    return count
+
+
+class _Weights:
+    """The cost of seating two players together: an apart pair outweighs every repeat
+    there could be, a repeat outweighs every rating gap there could be."""
+
+    def __init__(self, players: list[str], met: Mapping[tuple[str, str], int],
+                 apart: list[tuple[str, ...]], ratings: Mapping[str, float]) -> None:
+        n = len(players)
+        index = {p: i for i, p in enumerate(players)}
+        self.apart = [[False] * n for _ in range(n)]
+        for a, b in apart:
+            self.apart[index[a]][index[b]] = self.apart[index[b]][index[a]] = True
+        values = [float(ratings[p]) for p in players] if ratings else [0.0] * n
+        spread = (max(values) - min(values)) or 1.0
+        gap = 1.0 / (spread * n * n)  # every pair's rating gaps together stay below one repeat
+        repeats = [[met.get((min(a, b), max(a, b)), 0) for b in players] for a in players]
+        heavy = 1 + sum(map(sum, repeats))
+        self.w = [[(heavy * self.apart[i][j] + repeats[i][j] + abs(values[i] - values[j]) * gap
+                    if i != j else 0.0) for j in range(n)] for i in range(n)]
+
+
+def _exact(weights: _Weights, order: list[int], sizes: tuple[int, ...]) -> list[list[int]]:
+    """The cheapest dealing of ``order`` into tables of ``sizes``: every one is tried (the
+    first of equal ones in ``order`` is kept)."""
+    w = weights.w
+    best: tuple[float, list[list[int]]] = (math.inf, [])
+
+    def deal(table: int, left: list[int], groups: list[list[int]], cost: float) -> None:
+        nonlocal best
+        if cost >= best[0]:
+            return
+        if table == len(sizes):
+            best = (cost, groups)
+            return
+        for group in combinations(left, sizes[table]):
+            extra = sum(w[a][b] for a, b in combinations(group, 2))
+            rest = [p for p in left if p not in group]
+            deal(table + 1, rest, [*groups, list(group)], cost + extra)
+
+    deal(0, order, [], 0.0)
+    return best[1]
+
+
+def _swap_search(weights: _Weights, order: list[int], sizes: tuple[int, ...],
+                 rng: random.Random) -> list[list[int]]:
+    """Swap two players between tables while that lowers the cost, from several seeded
+    starts; the cheapest result."""
+    w = weights.w
+    n, tables = len(order), len(sizes)
+    best_cost = math.inf
+    best_groups: list[list[int]] = [[] for _ in sizes]
+    for start in range(RESTARTS):
+        if start:
+            rng.shuffle(order)
+        where = [0] * n
+        at = 0
+        for table, size in enumerate(sizes):
+            for player in order[at:at + size]:
+                where[player] = table
+            at += size
+        # near[p][t]: p's cost with everyone at table t
+        near = [[0.0] * tables for _ in range(n)]
+        for p in range(n):
+            row = w[p]
+            for q in range(n):
+                near[p][where[q]] += row[q]
+        improved = True
+        while improved:
+            improved = False
+            for a in order:
+                for b in order:
+                    x, y = where[a], where[b]
+                    if x >= y:
+                        continue
+                    gain = (near[a][x] + near[b][y]) - (near[a][y] + near[b][x] - 2 * w[a][b])
+                    if gain > 1e-12:
+                        where[a], where[b] = y, x
+                        wa, wb = w[a], w[b]
+                        for p in range(n):
+                            near[p][x] += wb[p] - wa[p]
+                            near[p][y] += wa[p] - wb[p]
+                        improved = True
+        cost = sum(near[p][where[p]] for p in range(n)) / 2
+        if cost < best_cost - 1e-12:
+            best_cost = cost
+            best_groups = [[p for p in range(n) if where[p] == t] for t in range(tables)]
+    return best_groups
+
+
+def _seat(table: Table, names: list[str], ratings: Mapping[str, float]
+          ) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """Seat order and sides at ``table``: in a team game, the partners with the closest
+    rating sums (alphabetical seats otherwise)."""
+    if not names:
+        return (), ()
+    sides = game_class(table.game).seat_sides(len(names))
+    if len(set(sides)) == len(sides) or not ratings:
+        return tuple(names), sides
+
+    def imbalance(seats: tuple[str, ...]) -> float:
+        sums = [sum(ratings[p] for p, s in zip(seats, sides, strict=True) if s == side)
+                for side in set(sides)]
+        return max(sums) - min(sums)
+
+    return min(permutations(names), key=imbalance), sides
