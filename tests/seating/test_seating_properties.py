@@ -17,9 +17,10 @@ NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Ki
 
 @st.composite
 def nights(draw: st.DrawFn, most_players: int = 9, most_tables: int = 3) -> Night:
-    players = draw(st.lists(st.sampled_from(NAMES[:most_players]), min_size=1,
-                            max_size=most_players, unique=True))
     games = draw(st.lists(st.sampled_from(list(REGISTRY)), min_size=1, max_size=most_tables))
+    seats = sum(game_class(game).MAX_PLAYERS for game in games)  # mostly nights that fit
+    players = draw(st.lists(st.sampled_from(NAMES[:most_players]), min_size=1,
+                            max_size=min(most_players, seats + 1), unique=True))
     everyone = NAMES[:most_players + 2]  # past rounds may hold players who have left
     rounds = []
     for _ in range(draw(st.integers(0, 3))):
