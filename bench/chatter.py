@@ -289,9 +289,10 @@ def around(cell: Cell) -> list[Cell]:
             if (dr or dc) and 0 <= cell[0] + dr < 6 and 0 <= cell[1] + dc < 6]
 
 
-def approach(hand: Hand, at: float, dst: Cell) -> float:
-    """Come to ``dst`` over 1-2 neighbours, or put it on a wrong neighbour first and then
-    slide it over, or straight down; when the piece is over ``dst``."""
+def approach(hand: Hand, at: float, dst: Cell, came_from: Cell | None = None) -> float:
+    """Come to ``dst`` over 1-2 neighbours, or put it on a wrong neighbour first (not the
+    cell the piece was just lifted from: that is a fumble, no move) and then slide it over,
+    or straight down; when the piece is over ``dst``."""
     rng = hand.rng
     way = rng.random()
     if way < 0.5:
@@ -300,7 +301,8 @@ def approach(hand: Hand, at: float, dst: Cell) -> float:
             path.insert(0, rng.choice(around(path[0])))
         return hand.cross(at, [c for c in path if c != dst])
     if way < 0.7:
-        wrong = rng.choice([c for c in around(dst) if c not in hand.pieces] or [dst])
+        wrong = rng.choice([c for c in around(dst) if c not in hand.pieces and c != came_from]
+                           or [dst])
         if wrong != dst:
             rest = hand.put(at, wrong)
             return hand.take(rest + rng.uniform(0.3, 0.8), wrong) + rng.uniform(0.01, 0.1)
@@ -331,7 +333,7 @@ def gesture(hand: Hand, at: float, near: set[Cell]) -> tuple[str, float]:
         return "lift", hand.take(at, src)
     dst = rng.choice(targets)
     rest = hand.take(at, src)
-    return kind, hand.put(approach(hand, rest + rng.uniform(0.05, 0.3), dst), dst)
+    return kind, hand.put(approach(hand, rest + rng.uniform(0.05, 0.3), dst, src), dst)
 
 
 def play(bench: Bench, flips: list[Flip]) -> None:
