@@ -33,6 +33,8 @@ ln -s /run/realproc/1 "$root/proc/1"
 mkdir "$root/proc/device-tree"
 printf '%s\0' "${PI_MODEL:-Raspberry Pi 4 Model B Rev 1.5}" >"$root/proc/device-tree/model"
 mount --bind /dev "$root/dev"
+mount -t devpts devpts "$root/dev/pts" -o newinstance,ptmxmode=0666  # the tests' ptys
+mount --bind "$root/dev/pts/ptmx" "$root/dev/ptmx"
 mount -t tmpfs tmpfs "$root/tmp"
 mount -t tmpfs tmpfs "$root/mnt/src"
 git clone -q --bare "$repo" "$root/mnt/src/clone.git"  # what is committed, as a remote

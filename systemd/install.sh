@@ -207,7 +207,10 @@ case $gpio in
     python3-lgpio) gpio_source="lgpio (python3-lgpio from the distribution)" ;;
     python3-rpi.gpio) gpio_source="RPi.GPIO (python3-rpi.gpio from the distribution: the package \
 index has no lgpio for $(python3 -V) on $(wheel_machine))" ;;
-    *) gpio_source="lgpio from the package index (the archive has no python3-lgpio)" ;;
+    *) gpio_source="lgpio from the package index (the archive has no python3-lgpio)"
+       if python3 -c 'import sys; sys.exit(sys.version_info < (3, 13))'; then
+           gpio_source+="; from Python 3.13 on adafruit-lgpio's wheel"
+       fi ;;
 esac
 if [ -n "$gpio" ]; then
     apt_install "$gpio"
