@@ -6,7 +6,8 @@ from its game's rules (``MIN_PLAYERS``, ``MAX_PLAYERS``, ``seat_sides``).
 
 How a round is chosen:
   1. Table sizes: as even as the games allow (the smallest sum of squared sizes; a table
-     may stay empty), so nobody sits at a table of two while another seats eight.
+     may stay empty, earlier tables fill first), so nobody sits at a table of two while
+     another seats eight; the next most even ones when pairs kept apart rule those out.
   2. Groups: fewest players meeting again, counted over the night's past rounds (a pair who
      met twice counts two), never a pair marked apart; with ratings, then the closest
      ratings at each table, so each game is an even contest. Small nights are searched
@@ -18,11 +19,12 @@ How a round is chosen:
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations, permutations
+from itertools import combinations, islice, permutations
 
 from firmware_host.errors import UsageError
 from games import UnknownGameError, game_class
@@ -31,6 +33,9 @@ EXACT_LIMIT = 20_000
 """Nights with at most this many ways to fill the tables are searched exhaustively."""
 RESTARTS = 12
 """Seeded starts of the swap search on larger nights."""
+SIZE_TRIES = 8
+"""How many of the most even ways to fill the tables are tried when apart pairs rule out
+the more even ones."""
 
 
 class SeatingError(UsageError):
@@ -78,6 +83,7 @@ class Proposal:
     tables: tuple[TableSeating, ...]  # every table, in the night's order; empty ones too
     repeats: int  # meetings again, summed over pairs seated together
     exhaustive: bool  # True: no seating with these table sizes has fewer repeats
+    evenest: bool  # False: the most even sizes could not keep the apart pairs apart
     ratings: Mapping[str, float]
     apart: tuple[tuple[str, str], ...]
 
@@ -87,7 +93,8 @@ class Proposal:
         seated = sum(len(t.players) for t in used)
         sizes = ", ".join(str(len(t.players)) for t in used)
         lines = [f"{seated} players at {len(used)} table{'s' if len(used) != 1 else ''} "
-                 f"({sizes}): as even as the games allow"]
+                 f"({sizes}): as even as the games allow"
+                 + ("" if self.evenest else " with the apart pairs apart")]
         for seating in self.tables:
             lines.append(f"Table {seating.table.name} ({seating.title}): "
                          + (", ".join(seating.players) or "empty"))
@@ -124,8 +131,9 @@ def propose(night: Night, seed: int = 0) -> Proposal:
     players = sorted(night.players)
     _check(night, players)
     ranges = [_counts(table) for table in night.tables]
-    sizes = even_sizes(len(players), [(lo, hi) for _, lo, hi in ranges])
-    if sizes is None:
+    choices = list(islice(size_choices(len(players), [(lo, hi) for _, lo, hi in ranges]),
+                          SIZE_TRIES))
+    if not choices:
         raise SeatingError(_no_sizes(len(players), night.tables, ranges))
     present = set(players)
     apart = sorted({tuple(sorted(pair)) for pair in night.apart if set(pair) <= present})
@@ -135,17 +143,24 @@ def propose(night: Night, seed: int = 0) -> Proposal:
     rng = random.Random(seed)
     order = list(range(len(players)))
     rng.shuffle(order)
-    exhaustive = multinomial(len(players), sizes) <= EXACT_LIMIT
-    groups = (_exact(weights, order, sizes) if exhaustive
-              else _swap_search(weights, order, sizes, rng))
-    together = [pair for group in groups for pair in combinations(sorted(group), 2)
-                if weights.apart[pair[0]][pair[1]]]
-    if together:
+    proven = True  # every size tried was searched exhaustively
+    for sizes in choices:
+        exhaustive = multinomial(len(players), sizes) <= EXACT_LIMIT
+        proven &= exhaustive
+        groups = (_exact(weights, order, sizes) if exhaustive
+                  else _swap_search(weights, order, sizes, rng))
+        together = [pair for group in groups for pair in combinations(sorted(group), 2)
+                    if weights.apart[pair[0]][pair[1]]]
+        if not together:
+            break
+    else:
         a, b = (players[i] for i in together[0])
-        how = "no seating" if exhaustive else "no seating found"
+        how = "no seating" if proven else "no seating found"
+        ways = ("" if len(choices) == 1 else
+                f" in the {len(choices)} most even ways to fill the tables")
         raise SeatingError(
-            f"{how} of {len(players)} players at tables of {', '.join(map(str, sizes))} "
-            f"keeps every apart pair apart ({a} and {b} would sit together); mark fewer "
+            f"{how} of {len(players)} players{ways} keeps every apart pair apart ({a} and "
+            f"{b} would sit together at tables of {', '.join(map(str, sizes))}); mark fewer "
             "pairs apart or add a table")
     seatings = []
     for table, (title, _, _), group in zip(night.tables, ranges, groups, strict=True):
@@ -155,7 +170,7 @@ def propose(night: Night, seed: int = 0) -> Proposal:
                       if met.get((a, b), 0))
         seatings.append(TableSeating(table, title, order_, sides, again))
     repeats = sum(times for s in seatings for _, _, times in s.met_before)
-    return Proposal(seed, tuple(seatings), repeats, exhaustive,
+    return Proposal(seed, tuple(seatings), repeats, exhaustive, sizes == choices[0],
                     {p: night.ratings[p] for p in players} if night.ratings else {},
                     tuple((a, b) for a, b in apart))
 
@@ -190,22 +205,35 @@ def _counts(table: Table) -> tuple[str, int, int]:
     return cls.TITLE, cls.MIN_PLAYERS, cls.MAX_PLAYERS
 
 
-def even_sizes(players: int, ranges: Sequence[tuple[int, int]]) -> tuple[int, ...] | None:
-    """Each table's number of players (0: empty) summing to ``players``, each within its
-    game's counts, with the smallest sum of squares; None when no split fits."""
-    best: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}  # seated -> (cost, sizes)
-    for lo, hi in ranges:
-        step: dict[int, tuple[int, tuple[int, ...]]] = {}
-        for seated, (cost, sizes) in best.items():
-            for size in (0, *range(lo, hi + 1)):
-                total = seated + size
-                if total > players:
-                    break
-                candidate = (cost + size * size, (*sizes, size))
-                if total not in step or candidate < step[total]:
-                    step[total] = candidate
-        best = step
-    return best[players][1] if players in best else None
+def size_choices(players: int, ranges: Sequence[tuple[int, int]]
+                 ) -> Iterator[tuple[int, ...]]:
+    """Each table's number of players (0: empty) summing to ``players`` within its game's
+    counts, most even first: by sum of squares, then earlier tables fuller."""
+    # least[t][left]: the smallest sum of squares seating ``left`` players at tables t...
+    least: list[dict[int, int]] = [{0: 0}]
+    for lo, hi in reversed(ranges):
+        after = least[0]
+        least.insert(0, {left: min(s * s + after[left - s] for s in (0, *range(lo, hi + 1))
+                                   if left - s in after)
+                         for left in range(players + 1)
+                         if any(left - s in after for s in (0, *range(lo, hi + 1)))})
+    if players not in least[0]:
+        return
+    # best first; the estimate of what is left is exact, so whole vectors come out in order
+    heap: list[tuple[int, tuple[int, ...], int]] = [(least[0][players], (), 0)]
+    while heap:
+        _, key, cost = heapq.heappop(heap)
+        table, sizes = len(key), tuple(-k for k in key)
+        if table == len(ranges):
+            yield sizes
+            continue
+        left = players - sum(sizes)
+        lo, hi = ranges[table]
+        for size in (0, *range(lo, hi + 1)):
+            if left - size in least[table + 1]:
+                total = cost + size * size
+                heapq.heappush(heap, (total + least[table + 1][left - size],
+                                      (*key, -size), total))
 
 
 def _no_sizes(players: int, tables: Sequence[Table], ranges: Sequence[tuple[str, int, int]]

@@ -93,5 +93,20 @@ def test_an_impossible_apart_is_said(tmp_path: Path, capsys: pytest.CaptureFixtu
             '[[tables]]\nname = "1"\ngame = "multigam"\n')
     status, _, err = seat(tmp_path, capsys, text)
     assert status == 2
-    assert ("no seating of 4 players at tables of 4 keeps every apart pair apart "
-            "(Ann and Bob would sit together)") in err
+    assert ("no seating of 4 players keeps every apart pair apart (Ann and Bob would sit "
+            "together at tables of 4)") in err
+
+
+def test_apart_pairs_may_need_uneven_tables(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Ann may sit with Fay only: tables of 3 and 3 cannot keep her apart, 4 and 2 can."""
+    text = ('players = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]\n'
+            'apart = [["Ann", "Bob"], ["Ann", "Cy"], ["Ann", "Dee"], ["Eve", "Ann"]]\n'
+            '[[tables]]\nname = "1"\ngame = "centennial"\n'
+            '[[tables]]\nname = "2"\ngame = "dalmatian"\n')
+    status, out, _ = seat(tmp_path, capsys, text)
+    assert status == 0
+    assert out.splitlines()[:3] == [
+        "6 players at 2 tables (4, 2): as even as the games allow with the apart pairs apart",
+        "Table 1 (Centennial): Bob, Cy, Dee, Eve",
+        "Table 2 (Dalmatian): Ann, Fay"]

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from itertools import combinations, product
+from itertools import combinations, islice, product
 from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_host import seating
-from firmware_host.seating import Night, Proposal, SeatingError, Table, even_sizes, propose
+from firmware_host.seating import Night, Proposal, SeatingError, Table, propose, size_choices
 from games import REGISTRY, game_class
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
@@ -42,25 +42,37 @@ def repeats_of(night: Night, groups: list[list[str]]) -> int:
 
 
 def brute_force_least_repeats(night: Night) -> int | None:
-    """Every way of giving each player a table, with the sizes seating uses; None if none is
-    legal."""
+    """Every way of giving each player a table, for each of the table sizes seating tries in
+    turn: the fewest repeats at the first sizes that keep the apart pairs apart; None if
+    none does."""
     ranges = [(game_class(t.game).MIN_PLAYERS, game_class(t.game).MAX_PLAYERS)
               for t in night.tables]
-    sizes = even_sizes(len(night.players), ranges)
-    if sizes is None:
-        return None
     apart = {frozenset(pair) for pair in night.apart}
-    best = None
-    for choice in product(range(len(sizes)), repeat=len(night.players)):
-        groups = [[p for p, t in zip(night.players, choice, strict=True) if t == k]
-                  for k in range(len(sizes))]
-        if [len(g) for g in groups] != list(sizes):
-            continue
-        if any(frozenset(pair) in apart for g in groups for pair in combinations(g, 2)):
-            continue
-        cost = repeats_of(night, groups)
-        best = cost if best is None else min(best, cost)
-    return best
+    for sizes in islice(size_choices(len(night.players), ranges), seating.SIZE_TRIES):
+        best = None
+        for choice in product(range(len(sizes)), repeat=len(night.players)):
+            groups = [[p for p, t in zip(night.players, choice, strict=True) if t == k]
+                      for k in range(len(sizes))]
+            if [len(g) for g in groups] != list(sizes):
+                continue
+            if any(frozenset(pair) in apart for g in groups for pair in combinations(g, 2)):
+                continue
+            cost = repeats_of(night, groups)
+            best = cost if best is None else min(best, cost)
+        if best is not None:
+            return best
+    return None
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 12), st.lists(st.sampled_from(list(REGISTRY)), min_size=1, max_size=4))
+def test_table_sizes_come_most_even_first(players: int, games: list[str]) -> None:
+    ranges = [(game_class(g).MIN_PLAYERS, game_class(g).MAX_PLAYERS) for g in games]
+    every = [sizes for sizes in product(range(9), repeat=len(games))
+             if sum(sizes) == players
+             and all(s == 0 or lo <= s <= hi for s, (lo, hi) in zip(sizes, ranges, strict=True))]
+    every.sort(key=lambda sizes: (sum(s * s for s in sizes), [-s for s in sizes]))
+    assert list(size_choices(players, ranges)) == every
 
 
 def check_legal(night: Night, proposal: Proposal) -> None:
