@@ -140,7 +140,25 @@ def propose(night: Night, seed: int = 0) -> Proposal:
     _check_apart_reachable(players, apart, ranges)
     met = meetings(night.rounds)
     weights = _Weights(players, met, apart, night.ratings)
-    rng = random.Random(seed)
+    sizes, groups, exhaustive = _group(weights, choices, random.Random(seed))
+    seatings = []
+    for table, (title, _, _), group in zip(night.tables, ranges, groups, strict=True):
+        names = sorted(players[i] for i in group)
+        seats, sides = _seat(table, names, night.ratings)
+        again = tuple((a, b, met[(a, b)]) for a, b in combinations(names, 2)
+                      if met.get((a, b), 0))
+        seatings.append(TableSeating(table, title, seats, sides, again))
+    repeats = sum(times for s in seatings for _, _, times in s.met_before)
+    return Proposal(seed, tuple(seatings), repeats, exhaustive, sizes == choices[0],
+                    {p: night.ratings[p] for p in players} if night.ratings else {},
+                    tuple((a, b) for a, b in apart))
+
+
+def _group(weights: _Weights, choices: list[tuple[int, ...]], rng: random.Random
+           ) -> tuple[tuple[int, ...], list[list[int]], bool]:
+    """The groups at the first of ``choices`` of table sizes that keeps the apart pairs
+    apart: its sizes, groups, and whether they were searched exhaustively."""
+    players = weights.players
     order = list(range(len(players)))
     rng.shuffle(order)
     proven = True  # every size tried was searched exhaustively
@@ -152,27 +170,14 @@ def propose(night: Night, seed: int = 0) -> Proposal:
         together = [pair for group in groups for pair in combinations(sorted(group), 2)
                     if weights.apart[pair[0]][pair[1]]]
         if not together:
-            break
-    else:
-        a, b = (players[i] for i in together[0])
-        how = "no seating" if proven else "no seating found"
-        ways = ("" if len(choices) == 1 else
-                f" in the {len(choices)} most even ways to fill the tables")
-        raise SeatingError(
-            f"{how} of {len(players)} players{ways} keeps every apart pair apart ({a} and "
-            f"{b} would sit together at tables of {', '.join(map(str, sizes))}); mark fewer "
-            "pairs apart or add a table")
-    seatings = []
-    for table, (title, _, _), group in zip(night.tables, ranges, groups, strict=True):
-        names = sorted(players[i] for i in group)
-        order_, sides = _seat(table, names, night.ratings)
-        again = tuple((a, b, met[(a, b)]) for a, b in combinations(names, 2)
-                      if met.get((a, b), 0))
-        seatings.append(TableSeating(table, title, order_, sides, again))
-    repeats = sum(times for s in seatings for _, _, times in s.met_before)
-    return Proposal(seed, tuple(seatings), repeats, exhaustive, sizes == choices[0],
-                    {p: night.ratings[p] for p in players} if night.ratings else {},
-                    tuple((a, b) for a, b in apart))
+            return sizes, groups, exhaustive
+    a, b = (players[i] for i in together[0])
+    how = "no seating" if proven else "no seating found"
+    ways = "" if len(choices) == 1 else f" in the {len(choices)} most even ways to fill the tables"
+    raise SeatingError(
+        f"{how} of {len(players)} players{ways} keeps every apart pair apart ({a} and {b} "
+        f"would sit together at tables of {', '.join(map(str, sizes))}); mark fewer pairs "
+        "apart or add a table")
 
 
 def _check(night: Night, players: list[str]) -> None:
@@ -285,6 +290,7 @@ class _Weights:
 
     def __init__(self, players: list[str], met: Mapping[tuple[str, str], int],
                  apart: list[tuple[str, ...]], ratings: Mapping[str, float]) -> None:
+        self.players = players
         n = len(players)
         index = {p: i for i, p in enumerate(players)}
         self.apart = [[False] * n for _ in range(n)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import textwrap
 import tomllib
 from collections.abc import Mapping
@@ -123,7 +124,8 @@ def night_from(data: Mapping[str, Any]) -> Night:
         raise TomlFileError("not a table of ratings; write ratings = { Ann = 1500 }",
                             ("ratings",))
     for name, value in ratings.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not math.isfinite(value):
             raise TomlFileError(f"{value!r} is not a number", ("ratings", name))
     return Night(players, tuple(table_list), tuple(round_list), tuple(pairs),
                  {name: float(value) for name, value in ratings.items()})

@@ -69,6 +69,7 @@ def test_json_names_every_table(tmp_path: Path, capsys: pytest.CaptureFixture[st
     (NIGHT.replace('game = "sequence"', 'game = "chess"'), "table 2: no game 'chess'"),
     (NIGHT.replace("Hal = 1700", "Hal = \"high\""), "night.toml: ratings.Hal: 'high' is not"),
     (NIGHT.replace("ratings.Gus = 1500\n", ""), "Gus has no rating"),
+    (NIGHT.replace("Hal = 1700", "Hal = inf"), "night.toml: ratings.Hal: inf is not a number"),
     (NIGHT.replace('"Hal"]\n', '"Hal", "Ivy", "Jo", "Kim", "Lu", "Max", "Ned", "Oz"]\n', 1)
      .replace("ratings.", "# ratings."),
      "15 players but the tables seat at most 12 (table 1 Centennial 2-8, "),
