@@ -134,6 +134,14 @@ def prepare(total: int, *, budget: int | None = None, several_groups: bool = Fal
     _plan(total, bool(several_groups), budget_rule).level(most - 1)
 
 
+def turn_value(total: int, *, budget: int | None = None, several_groups: bool = False) -> float:
+    """The expected score of a whole turn played at best, before its first throw: what a
+    turn against ``total`` is worth on average, the yardstick of luck."""
+    check_total(total)
+    budget_rule, most = _reroll_rule(None, budget)
+    return _plan(total, bool(several_groups), budget_rule).level(most)[lattice().find(())]
+
+
 def prepared(total: int, *, budget: int | None = None, several_groups: bool = False) -> bool:
     """Whether every level :func:`prepare` builds for this rule is there already."""
     budget_rule, most = _reroll_rule(None, budget)
