@@ -1,0 +1,1 @@
+"""What a game night's record says across games: luck, dice and records for other apps."""
