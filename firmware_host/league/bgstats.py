@@ -1,0 +1,59 @@
+"""A finished game as a BG Stats link: one tap adds the play to the app players already use.
+
+BG Stats documents a link for other apps ("Push plays to BG Stats from other apps or
+websites"): ``https://app.bgstatsapp.com/createPlay.html?data=`` and the play as
+URL-encoded JSON. Opening it on a phone with the app shows its import dialog, where the
+game and the players are matched once to the app's own (it remembers the match by
+``sourceGameId`` and ``sourcePlayerId``, so those stay the same from play to play).
+
+The play is made from the hub's record of a finished game (:class:`topics.Game`):
+``playDate`` is when the game started, in UTC, as ``YYYY-MM-DD HH:MM:SS``;
+``durationMin`` is whole minutes, at least one; a player's ``rank`` is their place and
+every player placed first is a ``winner`` (ties share the win). Every game here ranks the
+higher score first, so ``highestWins`` is true.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC
+from typing import Any
+from urllib.parse import quote
+
+from firmware_host.night.topics import Game, moment
+
+CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html"
+SOURCE_NAME = "table-companion"
+PLAY_DATE = "%Y-%m-%d %H:%M:%S"
+
+
+def play(game: Game) -> dict[str, Any]:
+    """The play in BG Stats' format."""
+    started, ended = moment(game.started), moment(game.ended)
+    minutes = round((ended - started).total_seconds() / 60)
+    return {
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": f"{game.table}/{game.id}",
+        "playDate": started.astimezone(UTC).strftime(PLAY_DATE),
+        "durationMin": max(1, minutes),
+        "comments": f"{game.name}, game #{game.id}",
+        "game": {
+            "name": game.game,
+            "sourceGameId": game.game.lower().replace(" ", "-"),
+            "highestWins": True,
+            "noPoints": False,
+        },
+        "players": [{
+            "name": player.name,
+            "sourcePlayerId": player.name,
+            "score": player.score,
+            "rank": player.place,
+            "winner": player.place == 1,
+        } for player in game.players],
+    }
+
+
+def create_play_link(game: Game) -> str:
+    """The link that opens BG Stats with this game as a new play."""
+    data = json.dumps(play(game), ensure_ascii=False, separators=(",", ":"))
+    return f"{CREATE_PLAY}?data={quote(data, safe='')}"
