@@ -30,6 +30,7 @@ COMMANDS: dict[str, Command] = {
     "score": Command("dalmatian", "score five dice against a starting total (Dalmatian)"),
     "advise": Command("dalmatian", "which dice to hold, and the expected score (Dalmatian)"),
     "export": Command("export", "write a night's results as CSV or JSON"),
+    "luck": Command("luck", "luck and decisions in a night's Dalmatian games"),
     "backup": Command("backup", "copy the journal safely, also while the service runs"),
     "run": Command("run", "run on the Pi's pins (what the systemd service runs)"),
     "selftest": Command("selftest", "check every button, the knob, the board and the screen"),

@@ -18,7 +18,7 @@ from dataclasses import asdict
 from datetime import date
 from itertools import groupby
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from firmware_host.commands import (
     Subparsers,
@@ -40,10 +40,7 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("--format", choices=("csv", "json"), default="csv",
                         help="csv (one row per player per game, the default) or json")
     add_journal_options(parser, "the journal file")
-    which = parser.add_mutually_exclusive_group()
-    which.add_argument("--night", type=night_argument, metavar="DATE",
-                       help="the night that began on DATE (YYYY-MM-DD; it runs to 06:00)")
-    which.add_argument("--all", action="store_true", help="every night in the journal")
+    add_night_options(parser)
     parser.set_defaults(handler=run)
 
 
@@ -56,20 +53,11 @@ def night_argument(text: str) -> date:
 
 def run(args: argparse.Namespace) -> int:
     path = journal_to_read(args)
-    games, problems, earlier = read_games(path)
+    games, problems, earlier, _ = read_games(path)
     print(f"table-companion export: reading {path}", file=sys.stderr)
     for line in problems + earlier:  # one line each, and the good games still go out
         print(f"table-companion export: {path}: {line}", file=sys.stderr)
-    nights = sorted({game.night for game in games})
-    if not nights:
-        print(f"table-companion export: no finished game in {path} yet", file=sys.stderr)
-    elif not args.all:
-        night = args.night if args.night is not None else nights[-1]
-        if night not in nights:
-            shown = ", ".join(str(n) for n in nights)
-            print(f"table-companion export: no finished game on the night of {night}; "
-                  f"nights: {shown}", file=sys.stderr)
-        games = [game for game in games if game.night == night]
+    games = of_night(games, args, path)
     if args.format == "csv":
         from firmware_host.config import load  # gpiozero: only when the CSV names the table
 
@@ -82,25 +70,58 @@ def run(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
-def read_games(path: Path) -> tuple[list[PlayedGame], list[str], list[str]]:
-    """The finished games, the problems found now, and the games set aside before."""
+def of_night(games: list[PlayedGame], args: argparse.Namespace, path: Path) -> list[PlayedGame]:
+    """The games of ``--night``, of the latest night, or of ``--all``; what is missing is
+    one line on stderr."""
+    nights = sorted({game.night for game in games})
+    if not nights:
+        print(f"table-companion {args.command}: no finished game in {path} yet",
+              file=sys.stderr)
+    elif not args.all:
+        night = args.night if args.night is not None else nights[-1]
+        if night not in nights:
+            shown = ", ".join(str(n) for n in nights)
+            print(f"table-companion {args.command}: no finished game on the night of {night}; "
+                  f"nights: {shown}", file=sys.stderr)
+        games = [game for game in games if game.night == night]
+    return games
+
+
+def add_night_options(parser: argparse.ArgumentParser) -> None:
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--night", type=night_argument, metavar="DATE",
+                       help="the night that began on DATE (YYYY-MM-DD; it runs to 06:00)")
+    which.add_argument("--all", action="store_true", help="every night in the journal")
+
+
+class Reading(NamedTuple):
+    games: list[PlayedGame]
+    problems: list[str]  # found now
+    earlier: list[str]  # games set aside before
+    actions: dict[int, list[str]]  # game id -> actions, for the games asked to replay
+
+
+def read_games(path: Path, command: str = "export", replay: str | None = None) -> Reading:
+    """The finished games, the problems found now and the games set aside before; with
+    ``replay`` (a game's registry name), the actions of each finished game of that game."""
     try:
         readable = not path.exists() or os.access(path, os.R_OK)
     except PermissionError:  # a folder this user may not look into (/var/lib/...: 0750)
         readable = False
     if not readable:
-        raise UsageError(not_yours(path, "export"))
+        raise UsageError(not_yours(path, command))
     try:
         with Journal.open_existing(path) as journal:
             games = journal.finished_games()
+            actions = {game.id: journal.actions(game) for game in games if game.game == replay}
             problems = [str(problem) for problem in journal.problems]
             earlier = [f"game #{game_id} was set aside ({reason})"
                        for game_id, reason in journal.set_aside()]
     except UsageError:
         if not os.access(path.parent, os.W_OK):  # SQLite's log needs the folder writable
-            raise UsageError(not_yours(path, "export")) from None
+            raise UsageError(not_yours(path, command)) from None
         raise
-    return games, problems, earlier
+    return Reading(games, problems, earlier, actions)
 
 
 def as_json(games: list[PlayedGame]) -> dict[str, Any]:

@@ -633,6 +633,12 @@ class Journal:
                                      game.started, game.ended, players))
         return played
 
+    def actions(self, game: PlayedGame) -> list[str]:
+        """A finished game's actions in order, as text: what a report replays through the
+        rules (:meth:`finished_games` has checked them against their hashes)."""
+        with sqlite_errors(self.path):
+            return [str(action) for _, action, _, _ in self._actions(game.id)]
+
     def data_version(self) -> int:
         """A number that changes whenever another connection commits to the file: a reader
         polls it to learn cheaply that something happened, then calls :meth:`reload`."""
