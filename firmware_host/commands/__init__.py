@@ -31,6 +31,7 @@ COMMANDS: dict[str, Command] = {
     "advise": Command("dalmatian", "which dice to hold, and the expected score (Dalmatian)"),
     "export": Command("export", "write a night's results as CSV or JSON"),
     "luck": Command("luck", "luck and decisions in a night's Dalmatian games"),
+    "dice": Command("dice", "were a night's dice fair? faces and totals, tested"),
     "backup": Command("backup", "copy the journal safely, also while the service runs"),
     "run": Command("run", "run on the Pi's pins (what the systemd service runs)"),
     "selftest": Command("selftest", "check every button, the knob, the board and the screen"),

@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Container
 from dataclasses import asdict
 from datetime import date
 from itertools import groupby
@@ -101,9 +102,9 @@ class Reading(NamedTuple):
     actions: dict[int, list[str]]  # game id -> actions, for the games asked to replay
 
 
-def read_games(path: Path, command: str = "export", replay: str | None = None) -> Reading:
-    """The finished games, the problems found now and the games set aside before; with
-    ``replay`` (a game's registry name), the actions of each finished game of that game."""
+def read_games(path: Path, command: str = "export", replay: Container[str] = ()) -> Reading:
+    """The finished games, the problems found now and the games set aside before, and the
+    actions of each finished game of the games named in ``replay`` (registry names)."""
     try:
         readable = not path.exists() or os.access(path, os.R_OK)
     except PermissionError:  # a folder this user may not look into (/var/lib/...: 0750)
@@ -113,7 +114,7 @@ def read_games(path: Path, command: str = "export", replay: str | None = None) -
     try:
         with Journal.open_existing(path) as journal:
             games = journal.finished_games()
-            actions = {game.id: journal.actions(game) for game in games if game.game == replay}
+            actions = {game.id: journal.actions(game) for game in games if game.game in replay}
             problems = [str(problem) for problem in journal.problems]
             earlier = [f"game #{game_id} was set aside ({reason})"
                        for game_id, reason in journal.set_aside()]

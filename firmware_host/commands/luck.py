@@ -39,7 +39,7 @@ def register(subparsers: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     path = journal_to_read(args)
-    reading = read_games(path, "luck", replay=Dalmatian.NAME)
+    reading = read_games(path, "luck", replay={Dalmatian.NAME})
     for line in reading.problems + reading.earlier:
         print(f"table-companion luck: {path}: {line}", file=sys.stderr)
     games = [g for g in of_night(reading.games, args, path) if g.id in reading.actions]

@@ -33,6 +33,7 @@ class Verdict:
     statistic: float
     df: int
     p: float | None
+    noun: str = "throws"  # what was counted: "dice" for faces
 
     @property
     def unusual(self) -> bool:
@@ -40,13 +41,13 @@ class Verdict:
 
     def __str__(self) -> str:
         if self.p is None:
-            return (f"{self.throws} throws: not enough to say anything "
+            return (f"{self.throws} {self.noun}: not enough to say anything "
                     f"(the test needs {self.needed})")
         if not self.unusual:
-            return f"{self.throws} throws: nothing unusual (p = {self.p:.2f})"
+            return f"{self.throws} {self.noun}: nothing unusual (p = {self.p:.2f})"
         often = "less than 0.1%" if self.p < 0.001 else f"{self.p:.1%}"
-        return (f"{self.throws} throws: unusual: fair dice throw this unevenly {often} of the "
-                "time; one fair set in 20 gets flagged, so keep counting")
+        return (f"{self.throws} {self.noun}: unusual: fair dice throw this unevenly {often} "
+                "of the time; one fair set in 20 gets flagged, so keep counting")
 
 
 def faces(sides: int = SIDES) -> dict[int, float]:
@@ -61,7 +62,7 @@ def totals(dice: int, sides: int = SIDES) -> dict[int, float]:
     return {total: counted[total] / every for total in sorted(counted)}
 
 
-def check(seen: Iterable[int], expected: Mapping[int, float]) -> Verdict:
+def check(seen: Iterable[int], expected: Mapping[int, float], noun: str = "throws") -> Verdict:
     """The chi-square test of the values ``seen`` against their chances ``expected``.
 
     A value outside ``expected`` (a 7 on a six-sided die) is a ValueError: it is a bad
@@ -76,7 +77,7 @@ def check(seen: Iterable[int], expected: Mapping[int, float]) -> Verdict:
     statistic = sum((counts[v] - n * p) ** 2 / (n * p) for v, p in expected.items()) if n else 0.0
     df = len(expected) - 1
     p = chi_square_p(statistic, df) if n >= needed else None
-    return Verdict(n, needed, statistic, df, p)
+    return Verdict(n, needed, statistic, df, p, noun)
 
 
 def chi_square_p(statistic: float, df: int) -> float:
