@@ -130,3 +130,24 @@ def test_larger_nights_are_legal_and_deterministic(night: Night, seed: int) -> N
         return
     check_legal(night, proposal)
     assert propose(night, seed) == proposal
+
+
+def test_ratings_put_like_players_together() -> None:
+    """With no past rounds, the four strongest play together."""
+    ratings = {"Ann": 2000, "Bob": 1000, "Cy": 1900, "Dee": 1100,
+               "Eve": 500, "Fay": 510, "Gus": 520, "Hal": 530}
+    night = Night(tuple(ratings), (Table("1", "centennial"), Table("2", "dalmatian")),
+                  ratings={p: float(r) for p, r in ratings.items()})
+    groups = {frozenset(t.players) for t in propose(night, seed=5).tables}
+    assert groups == {frozenset({"Ann", "Bob", "Cy", "Dee"}),
+                      frozenset({"Eve", "Fay", "Gus", "Hal"})}
+
+
+def test_sequence_dice_partners_have_the_closest_rating_sums() -> None:
+    ratings = {"Ann": 2000.0, "Bob": 1000.0, "Cy": 1900.0, "Dee": 1100.0}
+    night = Night(tuple(ratings), (Table("1", "sequence"),), ratings=ratings)
+    (table,) = propose(night, seed=2).tables
+    assert table.sides == (0, 1, 0, 1)
+    assert {frozenset(t) for t in table.teams} == {frozenset({"Ann", "Bob"}),
+                                                   frozenset({"Cy", "Dee"})}
+    assert "  teams: " in "\n".join(propose(night, seed=2).explain())
