@@ -163,7 +163,7 @@ def test_hostile_text_in_any_field_stays_text_on_every_phone(browser: Any, night
     clients = {table: mqtt_client(night.broker, table) for table in [*TABLES, MARKER]}
     open_page = Watched(browser, night.url)
     open_page.page.wait_for_function("document.getElementById('link').textContent === 'live'",
-                                     timeout=10_000)
+                                     timeout=30_000)
     shown = 0
     for round_, text in enumerate(HOSTILE, start=1):
         sent = []
@@ -188,7 +188,7 @@ def test_hostile_text_in_any_field_stays_text_on_every_phone(browser: Any, night
         fresh = Watched(browser, night.url)
         no_script = Watched(browser, night.url, javascript=False)
         assert no_script.updated(round_)
-        until(lambda n=round_: open_page.updated(n), 5, f"round {round_} on the open page")
+        until(lambda n=round_: open_page.updated(n), 15, f"round {round_} on the open page")
         for view, what in ((open_page, "the open page"), (fresh, "a fresh page"),
                            (no_script, "without JavaScript")):
             view.check(f"{what}, {text[:40]!r}")
