@@ -64,7 +64,7 @@ class DiceLayout:
     def choices(self, game: Dalmatian) -> list[tuple[str, tuple[int, ...]]]:
         """The moves of a turn as the list shows them, each with the places it picks up:
         ``stop`` (no places) first, then each different reroll by its leftmost places,
-        fewest dice first, ``reroll 3,4,5 (5-5-6)``."""
+        fewest dice first, ``reroll 5-5-6 (dice 3,4,5)``."""
         where = self._where()  # once for the twenty-odd rerolls of a turn
         rerolls = sorted((_leftmost(where, a.dice) for a in game.legal_actions()
                           if isinstance(a, Reroll)), key=lambda places: (len(places), places))
@@ -92,6 +92,7 @@ def replaced(row: Sequence[int], places: Sequence[int], faces: Sequence[int]) ->
 
 
 def reroll_label(places: Sequence[int], faces: Sequence[int]) -> str:
-    """A reroll as the list shows it: the places as the hold buttons number them, then the
-    faces showing there, ``reroll 3,4,5 (5-5-6)``."""
-    return f"reroll {','.join(str(p + 1) for p in places)} ({'-'.join(map(str, faces))})"
+    """A reroll as the list shows it: the faces, as everywhere a player reads dice, then
+    the places as the hold buttons number them, ``reroll 5-5-6 (dice 3,4,5)``."""
+    where = f"{'dice' if len(places) > 1 else 'die'} {','.join(str(p + 1) for p in places)}"
+    return f"reroll {'-'.join(map(str, faces))} ({where})"

@@ -78,20 +78,20 @@ def groups_line(game: Dalmatian) -> str:
 
 
 def hint_line(game: Dalmatian, room: int) -> str:
-    """The advisor's best play and what it expects, as much as fits in ``room`` characters:
-    ``reroll 5-5-6: 3.4 expected``, else the expected value alone, ``reroll 5-5-6: 3.4``,
-    else the play alone.
-    Stopping is certain: ``stop: scores 4``."""
+    """The advisor's best play, in faces, and the score it expects, labelled:
+    ``keep 5-5 ≈3.4 pts`` or ``reroll 1-2 ≈3.4 pts``, whichever names fewer dice (the
+    play alone if even that does not fit ``room`` characters). Stopping is certain:
+    ``stop: scores 4``."""
     advice = game.advice()
     if advice is None:
         return ""
     if advice.stops:
         return f"stop: scores {game.turn_score}"
-    play = "reroll " + "-".join(map(str, advice.reroll))
-    for line in (f"{play}: {advice.expected:.1f} expected", f"{play}: {advice.expected:.1f}"):
-        if len(line) <= room:
-            return line
-    return play
+    reroll = "reroll all" if not advice.hold else f"reroll {'-'.join(map(str, advice.reroll))}"
+    keep = f"keep {'-'.join(map(str, advice.hold))}"
+    play = keep if advice.hold and len(keep) < len(reroll) else reroll
+    line = f"{play} ≈{advice.expected:.1f} pts"
+    return line if len(line) <= room else play
 
 
 def _draw_turn(canvas: Canvas, game: Dalmatian, view: GameView) -> None:

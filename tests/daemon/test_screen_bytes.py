@@ -77,10 +77,13 @@ def test_the_pointed_item_scrolls_when_too_long_and_the_others_stay_cut() -> Non
 
 
 def test_dalmatian_hint_and_groups_lines_each_change_one_page() -> None:
-    view = SAMPLES["dalmatian_turn"]()  # "1+6 → 2" and "reroll 5-5-6: 4.0": no descenders
+    view = SAMPLES["dalmatian_turn"]()  # "keep 1-3 ≈4.0 pts"
     assert isinstance(view, GameView) and view.hint
     shown = render(view)
-    assert pages_changed(shown, render(replace(view, hint=False))) == [5]
+    hidden = render(replace(view, hint=False))
+    assert pages_changed(shown, hidden) == [5, 6]  # the p of "pts" dips into page 6 ...
+    below = (0, 49, 128, 64)  # ... by its descender's row alone
+    assert shown.crop(below).tobytes() == hidden.crop(below).tobytes()
     groups_only = render(replace(view, hint=False, choices=())).crop((0, 32, 128, 64))
     _, top, _, bottom = groups_only.getbbox() or (0, 0, 0, 0)
     assert top >= 1 and bottom <= 8  # the groups line: rows 33-39, page 4 alone, under a gap

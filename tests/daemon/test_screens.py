@@ -18,6 +18,7 @@ import importlib
 import os
 import pkgutil
 import random
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -31,13 +32,16 @@ from PIL import Image
 
 import firmware_host.screens as screens_package
 import games
+from firmware_host.dice_layout import DiceLayout
 from firmware_host.screens import game_screen, render
 from firmware_host.screens.choices import page_of
+from firmware_host.screens.dalmatian import hint_line
 from firmware_host.screens.font import SMALL, fit, wrap
 from firmware_host.screens.message import message_pages
 from firmware_host.screens.samples import SAMPLES, choices_of
 from firmware_host.views import GameView, MenuView
 from games.core import GameState, Phase
+from games.dalmatian import Dalmatian
 from hardware.display.protocol import check_frame
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -132,6 +136,25 @@ def test_a_long_refusal_turns_its_pages() -> None:
     assert isinstance(view, GameView) and view.message is not None
     first, second, again = (render(replace(view, page=p)) for p in (0, 1, 2))
     assert first.tobytes() != second.tobytes() and first.tobytes() == again.tobytes()
+
+
+def test_the_hint_says_faces_and_labels_the_expected_score() -> None:
+    """The list, the hint and ``advise`` all say dice by their faces; the list adds the
+    places the hold buttons number, and the hint labels what it expects."""
+    seen = set()
+    for seed in range(4):
+        for game in positions("dalmatian", seed):
+            if not isinstance(game, Dalmatian) or game.phase is not Phase.MOVE:
+                continue
+            hint = hint_line(game, SMALL.chars_in(128))
+            assert re.fullmatch(r"stop: scores \d|(keep|reroll) ([1-6](-[1-6])*|all) ≈\d\.\d pts",
+                                hint), hint
+            seen.add(hint.split()[0])
+            layout = DiceLayout()
+            layout.follow(game)
+            for label, _ in layout.choices(game)[1:]:
+                assert re.fullmatch(r"reroll [1-6](-[1-6])* \(dic?e [1-5](,[1-5])*\)", label)
+    assert seen == {"stop:", "keep", "reroll"}
 
 
 NAMES = ("Peggy", "Guy", "Jo", "Quig")  # descenders, and names of several lengths

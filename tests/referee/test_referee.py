@@ -756,7 +756,7 @@ def rerolled_both_ways(tmp_path: Path) -> tuple[Table, Table]:
     by_list, by_holds = tables
     view = by_list.send()
     assert isinstance(view, GameView)
-    wanted = view.choices.index("reroll 2,4 (2-4)")
+    wanted = view.choices.index("reroll 2-4 (dice 2,4)")
     by_list.send(ControlTurned(wanted))
     by_list.press(Control.SELECT)
     waiting = by_list.send()
@@ -798,17 +798,17 @@ def test_the_list_names_dice_by_their_places_as_the_hold_buttons_do(table: Table
     table.roll(5, 1, 5, 2, 4)
     view = table.send()
     assert isinstance(view, GameView)
-    assert view.choices[:5] == ("stop", "reroll 1 (1)", "reroll 2 (2)", "reroll 3 (4)",
-                                "reroll 4 (5)")  # one entry for either 5
-    assert view.choices[-1] == "reroll 1,2,3,4,5 (1-2-4-5-5)"
+    assert view.choices[:5] == ("stop", "reroll 1 (die 1)", "reroll 2 (die 2)",
+                                "reroll 4 (die 3)", "reroll 5 (die 4)")  # either 5: one
+    assert view.choices[-1] == "reroll 1-2-4-5-5 (dice 1,2,3,4,5)"
 
 
 def test_a_long_choice_in_a_game_scrolls_with_the_ticks(table: Table) -> None:
     start_dalmatian(table)
     play_opening_and_total(table)
     table.roll(5, 1, 5, 2, 4)
-    view = table.send(ControlTurned(-1))  # the last choice: all five dice, 28 characters
-    assert isinstance(view, GameView) and view.choices[view.cursor].startswith("reroll 1,2,3")
+    view = table.send(ControlTurned(-1))  # the last choice: all five dice, 33 characters
+    assert isinstance(view, GameView) and view.choices[view.cursor].startswith("reroll 1-2-4-5-5")
     for tick in range(6):
         table.referee.tick(float(tick))
     view = table.send()

@@ -134,7 +134,7 @@ def test_a_dalmatian_reroll_is_listed_by_its_places_and_played_as_the_rules_writ
     table = dalmatian_turn()
     choices = table.choices()
     assert choices[0] == Choice("stop", Stop())
-    assert choices[1] == Choice("reroll 1 (1)", PickUp((0,)))
+    assert choices[1] == Choice("reroll 1 (die 1)", PickUp((0,)))
     plays: list[tuple[Any, ...]] = []
     table.choose(choices[1], lambda *a: plays.append(a) or True)
     assert plays == [("reroll 1",)] and table.layout.places[0] is None
@@ -142,9 +142,9 @@ def test_a_dalmatian_reroll_is_listed_by_its_places_and_played_as_the_rules_writ
 
 def test_the_list_follows_the_row_as_laid_out() -> None:
     table = dalmatian_turn()
-    assert table.choices()[1].label == "reroll 1 (1)"
+    assert table.choices()[1].label == "reroll 1 (die 1)"
     table.layout.places = [2, 1, 2, 2, 2]  # the same dice, another order on the table
-    assert table.choices()[1].label == "reroll 1 (2)"
+    assert table.choices()[1].label == "reroll 1 (die 2)"
 
 
 def test_holds_set_the_throw_and_a_refused_throw_leaves_the_row() -> None:
