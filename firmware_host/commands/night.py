@@ -1,17 +1,18 @@
 """``table-companion night --demo``: a whole game night on this machine, to try the page.
 
 Starts a Mosquitto on a free loopback port, a hub, and three simulated tables, each with its
-own config, journal and publisher, playing the shipped Dalmatian scenario again and again
-(the seats turn, so the winners change). Prints the page's address and runs until Ctrl-C;
-every file is in one folder: a temporary one, removed when the demo stops however it stops,
-or ``--folder DIR``, kept. On a real night the hub and each table's publisher run as
-services instead (README, "Game night").
+own config, journal and publisher, playing short Dalmatian games one action a second, at a
+pace a person can follow on the page (the seats turn, so the winners change). Prints the
+page's address and runs until Ctrl-C; every file is in one folder: a temporary one, removed
+when the demo stops however it stops, or ``--folder DIR``, kept. On a real night the hub
+and each table's publisher run as services instead (README, "Game night").
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -19,17 +20,23 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from firmware_host.commands import Subparsers, add_command
 from firmware_host.errors import UsageError
+from firmware_host.journal import Journal
 from firmware_host.night.broker import HUB_USER, LocalBroker, free_port
 from firmware_host.night.signals import stop_event
 from firmware_host.night.topics import table_id
+from games.core import Phase, Roll
+from games.dalmatian import Dalmatian, Stop
 
-PLAYERS = (("Ann", "Ben"), ("Cat", "Dan"), ("Eve", "Fay"))  # the scenario is for two
+PLAYERS = (("Ann", "Ben"), ("Cat", "Dan"), ("Eve", "Fay"))
 PAUSE_S = (4.0, 9.0)  # between a table's games: long enough to watch the page change
+STEP_S = 1.0  # between a demo game's actions: each turn stays on the page to be read
+ROUNDS = 2  # a demo game: about 15 s of play, so the cards show live turns most of the time
 START_S = 10.0
 
 
@@ -58,9 +65,13 @@ class DemoTable:
     def config(self) -> Path:
         return self.folder / "config.toml"
 
+    def seats(self, turn: int) -> tuple[str, ...]:
+        """The players turned by ``turn`` seats, so another player starts."""
+        return self.players[turn % len(self.players):] + self.players[:turn % len(self.players)]
+
     def write(self, broker: LocalBroker, turn: int) -> None:
-        """The table's config, its seats turned by ``turn`` so another player starts."""
-        seats = self.players[turn % len(self.players):] + self.players[:turn % len(self.players)]
+        """The table's config, its seats turned by ``turn``."""
+        seats = self.seats(turn)
         self.config.write_text(
             f"players = {json.dumps(list(seats))}\njournal = \"journal.sqlite3\"\n\n"
             f"[night]\ntable = \"{self.name}\"\nbroker = \"{broker.url}\"\n"
@@ -153,20 +164,40 @@ def wait_for_page(url: str, hub: subprocess.Popen[bytes], log: Path) -> None:
 
 
 def play(table: DemoTable, broker: LocalBroker, stop: threading.Event, offset: int) -> None:
-    """Play whole games at ``table`` until stopped, a pause between them."""
+    """Play short games at ``table`` until stopped, an action a :data:`STEP_S`, a pause
+    between games."""
     turn = 0
+    rng = random.Random(offset)
     stop.wait(1.0 + offset * 2.0)
     while not stop.is_set():
-        table.write(broker, turn // (offset + 1))  # seats turn at their own pace per table
-        game = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "sim", "--config",
-                                 str(table.config), "--journal",
-                                 str(table.folder / "journal.sqlite3"), "--scenario",
-                                 "dalmatian", "--out", str(table.folder / "frames")],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        while game.poll() is None:
-            if stop.wait(0.2):
-                game.terminate()  # the folder may be removed next: nothing may write in it
-                game.wait()
+        seats = turn // (offset + 1)  # seats turn at their own pace per table
+        table.write(broker, seats)
+        with Journal.open(table.folder / "journal.sqlite3") as journal:
+            if not demo_game(journal, table.seats(seats), rng, lambda: stop.wait(STEP_S)):
                 return
         turn += 1
         stop.wait(PAUSE_S[0] + (turn * 7 + offset * 3) % int(PAUSE_S[1] - PAUSE_S[0]))
+
+
+def demo_game(journal: Journal, names: tuple[str, ...], rng: random.Random,
+              wait: Callable[[], bool]) -> bool:
+    """A game of Dalmatian of :data:`ROUNDS` rounds into ``journal``, ``wait`` before each
+    action (True: stop); thrown dice come from ``rng``, and a turn stops once it scores
+    two dice or has no reroll left. Whether it was played to its end."""
+    if journal.resume() is not None:
+        journal.abandon()  # a demo stopped in the middle of a game, in a kept folder
+    game = Dalmatian.new(len(names), list(names), rounds=ROUNDS)
+    journal.start(game)
+    while not game.is_over:
+        if wait():
+            return False
+        if game.phase is Phase.ROLL:
+            action: object = Roll(tuple(rng.randint(1, 6) for _ in range(game.dice_wanted)))
+        elif (game.turn_score or 0) >= 2 or not game.rerolls_left:
+            action = Stop()
+        else:
+            action = rng.choice([a for a in game.legal_actions() if not isinstance(a, Stop)])
+        journal.apply(game, action)
+    return True
+
+

@@ -45,12 +45,32 @@ def snapshot(journal: Journal, table: str, name: str, now: datetime) -> Snapshot
 def live_game(table: str, name: str, state: GameState[Any], finished: tuple[int, ...],
               at: str) -> Live:
     player = state.current_player
-    throws = [action for action in state.history if isinstance(action, Roll)]
     return Live(table, name, state.TITLE, state.setup.names,
                 "" if player is None else state.name(player), state.phase.value,
-                throws[-1].dice if throws else (), state.scores(),
+                players_dice(state), state.scores(),
                 str(state.history[-1]) if state.history else "", len(state.history),
                 finished, at)
+
+
+def players_dice(state: GameState[Any]) -> tuple[int, ...]:
+    """The dice of the player the card names: their last throw while it is still theirs to
+    play (a Dalmatian hand whole, after a reroll of some of it), else none. The games do
+    not note who threw, so the actions are played again from the start to find out."""
+    player = state.current_player
+    again = type(state).replay(state.setup, ())
+    thrower: int | None = None
+    thrown: tuple[int, ...] = ()
+    for action in state.history:
+        if isinstance(action, Roll):
+            thrower, thrown = again.current_player, action.dice
+        again.apply(action)
+    if thrower is None or thrower != player:
+        return ()
+    hand = getattr(state, "dice", None)  # a game that keeps the dice in play shows them all
+    if isinstance(hand, tuple) and len(hand) >= len(thrown) and all(
+            isinstance(face, int) for face in hand):
+        return hand
+    return thrown
 
 
 def last_result(table: str, name: str, game: PlayedGame, finished: tuple[int, ...],

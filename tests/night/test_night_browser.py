@@ -14,6 +14,7 @@ from typing import Any
 from night_parts import OFFLINE_WITHIN_S, PHONE, ROOT, Hub, Table, until
 
 from firmware_host.journal import Journal
+from games.dalmatian import Dalmatian
 
 LIVE_WITHIN_S = 2.0  # a finished game on an open page, after the table committed it
 SHOT = ROOT / "build" / "night" / "page-390x844.png"
@@ -90,3 +91,31 @@ def test_without_javascript_the_page_is_all_there_and_reloads_itself(
     refresh = page.locator("noscript").first.inner_html()
     assert 'http-equiv="refresh"' in refresh
     context.close()
+
+
+def test_a_card_shows_the_dice_of_the_player_it_names(
+        browser: Any, hub: Hub, tables: list[Table]) -> None:
+    """Mid-turn, after a reroll of two dice, the card names Ben and shows his whole hand;
+    once his turn is over it names Ann and shows no dice of Ben's."""
+    table = tables[0]
+    with Journal.open(table.journal) as journal:
+        game = Dalmatian.new(2, ["Ann", "Ben"], rounds=2)
+        journal.start(game)
+        for action in ("roll 6-6-6-6-6", "roll 1-1-1-1-1", "roll 3-4", "roll 1-1-2-5-6"):
+            journal.apply(game, action)  # Ann starts; her total is 7; Ben plays first
+        journal.apply(game, "reroll 5-6", "roll 4-4")
+    table.publish()
+    page = browser.new_page(viewport=PHONE)
+    page.goto(hub.url, wait_until="domcontentloaded")
+    card = "#table-table-1"
+    page.wait_for_selector(f"{card} .dice", timeout=10_000)
+    assert page.locator(f"{card} span.turn").inner_text() == "Ben to move"
+    assert page.locator(f"{card} .dice").get_attribute("title") == "dice 1-1-2-4-4"
+    with Journal.open(table.journal) as journal:
+        game = journal.resume()
+        assert isinstance(game, Dalmatian)
+        journal.apply(game, "stop")
+    until(lambda: page.locator(f"{card} span.turn").inner_text().startswith("Ann"), 10,
+          "Ann named on the card once Ben stopped")
+    assert page.locator(f"{card} .dice").count() == 0
+    page.close()

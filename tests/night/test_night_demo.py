@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import signal
 import subprocess
@@ -17,7 +18,10 @@ import pytest
 from night_parts import MOSQUITTO, ROOT, SHIPPED, missing, until
 
 from firmware_host.cli import main
+from firmware_host.commands import night
+from firmware_host.journal import Journal
 from firmware_host.night import broker
+from games.dalmatian import Dalmatian
 
 
 def test_the_demo_shows_three_tables_playing_and_stops_on_ctrl_c(tmp_path: Path) -> None:
@@ -65,7 +69,8 @@ def test_the_demo_removes_its_temporary_folder_when_stopped(
         assert found is not None, said
         folder = Path(found.group(1))
         assert folder.parent == tmp_path
-        until(lambda: (folder / "table-1" / "frames").exists(), 30, "table 1 playing a game")
+        until(lambda: (folder / "table-1" / "journal.sqlite3").exists(), 30,
+              "table 1 playing a game")
         demo.send_signal(stop)
         assert demo.wait(timeout=20) == 0
         assert list(tmp_path.iterdir()) == []
@@ -88,3 +93,20 @@ def test_without_mosquitto_the_demo_says_how_to_install_it(
 
 def test_the_demo_broker_keeps_the_shipped_acl() -> None:
     assert (SHIPPED / "table-companion.acl").read_text() == broker.ACL
+
+
+def test_a_demo_game_is_short_and_paced_so_cards_show_live_turns_most_of_the_time(
+        tmp_path: Path) -> None:
+    waits = []
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        assert night.demo_game(journal, ("Ann", "Ben"), random.Random(1),
+                               lambda: waits.append(night.STEP_S) is not None)
+        [played] = journal.finished_games()
+    playing = sum(waits)
+    assert 8.0 <= playing <= 25.0  # a game finished well within the first half minute
+    assert playing / (playing + night.PAUSE_S[1]) > 0.6  # live even after the longest pause
+    assert {p.name for p in played.players} == {"Ann", "Ben"}
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        journal.start(Dalmatian.new(2, ["Ann", "Ben"], rounds=1))  # left unfinished...
+        assert not night.demo_game(journal, ("Ann", "Ben"), random.Random(1), lambda: True)
+        assert journal.resume() is not None  # ...and the stopped one is left as it stood
