@@ -5,7 +5,7 @@ For reviewing a change of look at a glance (the golden images are 128x64 and one
     .venv/bin/python -m firmware_host.screens.sheet OUT.png [NAME ...]
 
 draws the named samples of :mod:`firmware_host.screens.samples` (all of them without
-names), two to a row. The screens changed for the first-contact work are :data:`CHANGED`
+names), two to a row. The screens changed by the latest look work are :data:`CHANGED`
 (``--changed``).
 """
 
@@ -25,12 +25,11 @@ COLUMNS = 2
 MARGIN = 6
 LABEL = 14  # pixels above each screen for its name
 
-CHANGED = ("menu_options", "menu_options_scrolled", "menu_options_multigam",
-           "menu_game_greyed", "dice_entry", "dalmatian_turn", "dalmatian_rerolled",
-           "dalmatian_opening_tie", "dalmatian_opening_six", "multigam_playing",
-           "multigam_rolling", "sequence_playing", "sequence_choosing", "sequence_over",
-           "centerpoint_playing", "centerpoint_over")
-"""The sample screens whose look changed with the readable menus and game screens."""
+CHANGED = ("board_fix_refused", "board_fix_refused_page_2", "sequence_refused_long",
+           "centerpoint_no_move", "centerpoint_tumbling", "dalmatian_turn",
+           "dalmatian_rerolled")
+"""The sample screens new or changed with refusals shown whole, throws said, and one dice
+convention."""
 
 
 def contact_sheet(names: Sequence[str]) -> Image.Image:
@@ -54,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("out", type=Path, help="the PNG to write")
     parser.add_argument("names", nargs="*", help="sample names (default: all)")
     parser.add_argument("--changed", action="store_true",
-                        help="the screens changed by the readable-screens work")
+                        help="the screens changed by the latest work on what the players see")
     args = parser.parse_args(argv)
     names = list(CHANGED) if args.changed else args.names or list(SAMPLES)
     unknown = [n for n in names if n not in SAMPLES]

@@ -80,17 +80,18 @@ def test_typed_in_dice_are_drawn_and_up_changes_the_face_shown() -> None:
     assert before.crop((0, 20 + SIZE + 2 + 9, 128, 56)).getbbox() is None
 
 
-def test_the_hint_says_what_it_expects_or_the_value_alone_where_short() -> None:
+def test_the_hint_labels_what_it_expects_or_says_the_play_alone_where_short() -> None:
     game = games.new_game("dalmatian", 2)
     for action in ("roll 6-6-6-6-5", "roll 1-2-3-4-5", "roll 3-4", "roll 1-3-5-5-6"):
         game.apply(action)
     assert isinstance(game, Dalmatian)
     advice = game.advice()
     assert advice is not None and not advice.stops
-    play = "reroll " + "-".join(map(str, advice.reroll))
-    assert hint_line(game, 40) == f"{play}: {advice.expected:.1f} expected"
-    assert hint_line(game, 21) == f"{play}: {advice.expected:.1f}"
-    assert hint_line(game, len(play)) == play
+    keep, reroll = (f"{verb} {'-'.join(map(str, dice))}"
+                    for verb, dice in (("keep", advice.hold), ("reroll", advice.reroll)))
+    play = min(keep, reroll, key=len)  # the fewer dice
+    assert hint_line(game, 40) == f"{play} ≈{advice.expected:.1f} pts"
+    assert hint_line(game, len(play) + 8) == play  # never a number without its label
 
 
 def test_the_roll_off_shows_every_players_throw_beside_a_whole_name() -> None:

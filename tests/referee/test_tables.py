@@ -144,7 +144,7 @@ def test_the_list_follows_the_row_as_laid_out() -> None:
     table = dalmatian_turn()
     assert table.choices()[1].label == "reroll 1 (die 1)"
     table.layout.places = [2, 1, 2, 2, 2]  # the same dice, another order on the table
-    assert table.choices()[1].label == "reroll 1 (die 2)"
+    assert table.choices()[1].label == "reroll 2 (die 1)"
 
 
 def test_holds_set_the_throw_and_a_refused_throw_leaves_the_row() -> None:
