@@ -22,7 +22,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from PIL import Image, ImageSequence
 
-from firmware_host import daemon
+from firmware_host import daemon, screens
 from firmware_host.cli import main
 from firmware_host.config import Config, default_journal, sim_journal
 from firmware_host.journal import Journal
@@ -32,6 +32,7 @@ from firmware_host.sim import scenario as scenarios
 from firmware_host.sim.keys import REPEAT_WAIT, Keyboard, decode
 from firmware_host.sim.runner import play
 from firmware_host.sim.scenario import ScenarioError, locate
+from firmware_host.views import View
 from games.core import GameState
 from hardware.controls.dice_button import DiceButton
 from hardware.controls.inputs import InputSet
@@ -99,10 +100,33 @@ def test_the_demo_uses_every_kind_of_step_and_repeats_a_block() -> None:
     assert {step.action for step in demo.steps} == {
         "click", "hold", "press", "release", "turn", "place", "lift", "dice", "wait"}
     wheres = [step.where for step in demo.steps]
-    assert wheres.count("step 13.1") == 3 and wheres[-1] == "step 14"
+    assert wheres.count("step 2.1") == 2 and wheres[-1] == "step 17"
     acts, end = demo.timeline()
     assert [a.at for a in acts] == sorted(a.at for a in acts)
-    assert end == pytest.approx(8.2)
+    assert end == pytest.approx(10.8)
+
+
+def test_the_demo_plays_a_real_game_with_one_refusal_shown_on_purpose(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shown: list[str] = []
+    drawn = screens.render
+
+    def render(view: View) -> Image.Image:
+        message = getattr(view, "message", None)
+        if message and (not shown or shown[-1] != message):
+            shown.append(message)
+        return drawn(view)
+
+    monkeypatch.setattr(screens, "render", render)
+    demo = scenarios.load("demo", "pi40")
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        play(demo, Config(), journal, MockFactory(), tmp_path / "out", seed=1)
+        game = journal.resume()
+    assert game is not None and game.NAME == "sequence"
+    assert [str(a) for a in game.history][:6] == [
+        "roll 6-6", "roll 1-2", "roll 3-4", "place B2", "roll 4-4", "place C2"]
+    assert shown == ["P2 threw 1-2: P1 starts",
+                     "D4 is a 12, the roll is 8; allowed: place C2, E3, B4, D5"]
 
 
 def test_steps_are_timed_from_their_settings(tmp_path: Path) -> None:
@@ -287,7 +311,7 @@ def test_without_a_terminal_sim_plays_the_demo(tmp_path: Path) -> None:
                                   "playing the demo scenario")
     assert "Traceback" not in done.stderr
     assert done.stdout.startswith("scenario demo: ")
-    assert "journal: no game in progress" in done.stdout
+    assert "journal: Sequence Dice in progress, 7 moves" in done.stdout
     assert (tmp_path / "out" / "demo.gif").is_file()
     assert (tmp_path / "out" / "frame-00002.png").is_file()
     assert (tmp_path / "j.sqlite3").is_file() and not (tmp_path / "state").exists()
