@@ -24,29 +24,6 @@ HUB_PASSWORD=$CONFIG_DIR/hub-password
 TABLE_PASSWORD=$CONFIG_DIR/mqtt-password
 TABLE_CA=$CONFIG_DIR/night-ca.crt
 
-# Install, enable and (re)start the unit $1 when it or anything before it changed ($2: 1).
-night_unit() {
-    local name=$1 again=$2 unit=/etc/systemd/system/$1.service
-    if ! cmp -s "$SOURCE/systemd/$name.service" "$unit"; then
-        install -D -m 0644 "$SOURCE/systemd/$name.service" "$unit"
-        did "Installed $unit"
-        again=1
-    fi
-    if ! systemd_runs; then
-        if command -v systemctl >/dev/null 2>&1 \
-                && ! systemctl is-enabled --quiet "$name.service" 2>/dev/null; then
-            systemctl enable --quiet "$name.service"
-            did "Enabled $name.service: it starts when this system boots with systemd"
-        fi
-    elif [ "$again" -eq 1 ] || ! systemctl is-enabled --quiet "$name.service" \
-            || ! systemctl is-active --quiet "$name.service"; then
-        systemctl daemon-reload
-        systemctl enable --quiet "$name.service"
-        systemctl restart "$name.service"
-        did "$name is running: journalctl -u $name -f"
-    fi
-}
-
 remove_unit() {
     local name=$1 unit=/etc/systemd/system/$1.service
     [ -f "$unit" ] || return 0
@@ -134,7 +111,7 @@ install_hub() {
         systemctl restart mosquitto.service
         did "Mosquitto is running with the night's config: tables at mqtts://$(hostname).local:8883"
     fi
-    night_unit "$HUB_SERVICE" "$restart"
+    start_unit "$HUB_SERVICE" "$restart" "$HUB_SERVICE is running: journalctl -u $HUB_SERVICE -f"
     say "The night's page: http://$(hostname).local:8080/ (journalctl -u $HUB_SERVICE)"
 }
 
@@ -189,7 +166,8 @@ print(f"This table publishes as {night.table} ({night.table_id}) to {night.broke
         mv "$config.new" "$config"
         did "Added the [night] section to $config"
     fi
-    night_unit "$PUBLISH_SERVICE" "$changed"
+    start_unit "$PUBLISH_SERVICE" "$changed" \
+        "$PUBLISH_SERVICE is running: journalctl -u $PUBLISH_SERVICE -f"
 }
 
 uninstall_publish() {

@@ -96,6 +96,30 @@ apt_install() {
     did "Installed ${missing[*]} from the distribution"
 }
 
+# Install, enable and (re)start the unit $1 when it or anything before it changed ($2: 1);
+# $3: what to say once it runs. Without a running systemd it is only enabled.
+start_unit() {
+    local name=$1 again=$2 unit=/etc/systemd/system/$1.service
+    if ! cmp -s "$SOURCE/systemd/$name.service" "$unit"; then
+        install -D -m 0644 "$SOURCE/systemd/$name.service" "$unit"
+        did "Installed $unit"
+        again=1
+    fi
+    if ! systemd_runs; then
+        if command -v systemctl >/dev/null 2>&1 \
+                && ! systemctl is-enabled --quiet "$name.service" 2>/dev/null; then
+            systemctl enable --quiet "$name.service"  # works offline: it only makes links
+            did "Enabled $name.service: it starts when this system boots with systemd"
+        fi
+    elif [ "$again" -eq 1 ] || ! systemctl is-enabled --quiet "$name.service" \
+            || ! systemctl is-active --quiet "$name.service"; then
+        systemctl daemon-reload
+        systemctl enable --quiet "$name.service"
+        systemctl restart "$name.service"
+        did "$3"
+    fi
+}
+
 # The boot config a Raspberry Pi reads, as this system keeps it; empty where there is none
 # (not a Pi image). Raspberry Pi OS: config.txt itself. Plain Debian: its raspi-firmware
 # package writes config.txt anew at every kernel update, from its settings and the lines of
@@ -379,25 +403,13 @@ if [ ! -d "$STATE_DIR" ]; then  # systemd makes it (StateDirectory=); a start by
     install -d -o "$SERVICE" -g "$SERVICE" -m 0750 "$STATE_DIR"
     did "Created $STATE_DIR for the journal"
 fi
-if ! cmp -s "$SOURCE/systemd/$SERVICE.service" "$UNIT"; then
-    install -D -m 0644 "$SOURCE/systemd/$SERVICE.service" "$UNIT"
-    did "Installed $UNIT"
-fi
+start_unit "$SERVICE" "$changed" \
+    "table-companion is running: systemctl status $SERVICE, journalctl -u $SERVICE -f"
 if ! systemd_runs; then
-    if command -v systemctl >/dev/null 2>&1 && ! systemctl is-enabled --quiet "$SERVICE.service" 2>/dev/null; then
-        systemctl enable --quiet "$SERVICE.service"  # works offline: it only makes links
-        did "Enabled $SERVICE.service: it starts when this system boots with systemd"
-    fi
     say "systemd is not running here (a container or a chroot?), so the service was not"
     say "started. Start the companion by hand as its user (lgpio keeps its pipes in LG_WD,"
     say "the service's own folder, which no other user shares):"
     say "    sudo -u $SERVICE env STATE_DIRECTORY=$STATE_DIR LG_WD=$STATE_DIR table-companion run"
-elif [ "$changed" -eq 1 ] || ! systemctl is-enabled --quiet "$SERVICE.service" \
-        || ! systemctl is-active --quiet "$SERVICE.service"; then
-    systemctl daemon-reload
-    systemctl enable --quiet "$SERVICE.service"
-    systemctl restart "$SERVICE.service"
-    did "table-companion is running: systemctl status $SERVICE, journalctl -u $SERVICE -f"
 fi
 say "The service's journal belongs to its user: sudo -u $SERVICE table-companion export"
 if [ "$mode" = publish ]; then
