@@ -13,6 +13,7 @@ import os
 import sqlite3
 from datetime import date
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from firmware_host.commands import Subparsers, add_command
 from firmware_host.errors import UsageError
@@ -54,6 +55,10 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("--night", type=night_date, metavar="YYYY-MM-DD",
                         help="show this night's games (default: the latest night by the "
                              "hub's clock; a night turns at 06:00)")
+    parser.add_argument("--page", type=page_address, metavar="URL",
+                        help="the night page's address as players' phones reach it, for "
+                             "the QR code on /tv (default: the address the TV opened, "
+                             "e.g. http://hub.local:8080/)")
     parser.add_argument("--keepalive", type=int, default=KEEPALIVE_S, metavar="S",
                         help="seconds between pings to the broker, as the tables' publishers "
                              "have it: a table not heard for this long shows when it was "
@@ -82,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
     link = Link(broker, args.user, password, keepalive=args.keepalive, log=log)
     listener = Listener(store, link, broadcast)
     watch = Watch(listener, args.keepalive)
-    server = NightServer((host, port), watch.night, lambda: listener.rejected, broadcast)
+    server = NightServer((host, port), watch.night, lambda: listener.rejected, broadcast,
+                         page_url=args.page or "")
     try:
         server.start()
     except OSError as err:
@@ -109,6 +115,18 @@ def night_date(text: str) -> str:
         return date.fromisoformat(text).isoformat()
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2026-11-24") from None
+
+
+def page_address(text: str) -> str:
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        parts = urlsplit("")
+    if parts.scheme not in ("http", "https") or not parts.hostname or len(text) > 200 \
+            or any(c.isspace() or not c.isprintable() for c in text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a web address; write e.g. http://hub.local:8080/")
+    return text
 
 
 def listen_address(text: str) -> tuple[str, int]:

@@ -116,7 +116,8 @@ def demo(folder: Path, port: int, *, kept: bool) -> int:
         for thread in players:
             thread.start()
         where = "" if kept else " (removed when it stops)"
-        print(f"Game night demo: open {url} (three tables play; Ctrl-C stops it)\n"
+        print(f"Game night demo: open {url} (three tables play; Ctrl-C stops it), "
+              f"{url}tv for a TV\n"
               f"broker {broker.url}, files and logs in {folder}{where}", flush=True)
         while not stop.wait(1.0):
             for name, (child, log) in children.items():

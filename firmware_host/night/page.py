@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from firmware_host.night.markup import Html, join, render
+from firmware_host.night.markup import EMPTY, Html, join, render
 from firmware_host.night.results import csv_text
 from firmware_host.night.store import Night, Table
 
@@ -19,6 +19,8 @@ DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 REFRESH_S = 15  # without JavaScript the page reloads itself this often
 PHASE_WORDS = {"over": "game over", "roll": "to roll", "move": "to move", "idle": "idle"}
 NEWLINE = render("\n")
+HIDDEN = render(" hidden")
+LATEST = 3  # finished games on the TV
 
 
 def page(night: Night) -> Html:
@@ -94,17 +96,34 @@ def games(night: Night) -> Html:
                   items=items)
 
 
+def latest(night: Night) -> Html:
+    """The TV's latest finished games: where, what, and the first two places."""
+    items = join((render('<li><span class="what">{game} at {name}</span>{places}</li>',
+                         game=g.game, name=g.name, places=join(
+                             render('<span class="place">{place}. {name} {score}</span>',
+                                    place=p.place, name=p.name, score=p.score)
+                             for p in sorted(g.players, key=lambda p: p.place)[:2]))
+                  for g in night.games[::-1][:LATEST]), NEWLINE)
+    return render('<section id="latest"><h2>Latest games</h2>\n<ol>{items}</ol></section>',
+                  items=items) if items else render(
+        '<section id="latest"><h2>Latest games</h2>\n'
+        '<p class="empty">No game has finished yet.</p></section>')
+
+
 def results(night: Night) -> dict[str, Html]:
-    """What changes when a game ends: the standings and the list of games."""
-    return {"standings": standings(night), "games": games(night)}
+    """What changes when a game ends: the standings and the list of games (the TV's latest
+    games); the browser replaces those of its page."""
+    return {"standings": standings(night), "games": games(night), "latest": latest(night)}
 
 
-def card(table: Table) -> Html:
-    """One table: its game, whose turn, the dice, the scores, online or not."""
+def card(table: Table, hidden: bool = False) -> Html:
+    """One table: its game, whose turn, the dice, the scores, online or not (``hidden``: on
+    another of the TV's pages)."""
     live = table.live
     state = "online" if table.online else "offline"
-    head = render('<article class="card {state}" id="table-{id}"><h3>{name} '
+    head = render('<article class="card {state}" id="table-{id}"{hidden}><h3>{name} '
                   '<span class="status">{state}</span></h3>{heard}', state=state, id=table.id,
+                  hidden=HIDDEN if hidden else EMPTY,
                   name=live.name if live is not None else table.id, heard=heard(table.quiet_s))
     if live is None or not live.game:
         return render('{head}<p class="empty">No game yet.</p></article>', head=head)
@@ -117,9 +136,11 @@ def card(table: Table) -> Html:
                   numbers="-".join(str(d) for d in live.dice),
                   faces=" ".join(DIE_FACES[d - 1] for d in live.dice)) if live.dice else ""
     last = render('<p class="last">Last: {last}</p>', last=live.last) if live.last else ""
-    return render('{head}<p class="game">{game} · <span class="turn">{turn}</span></p>{dice}'
-                  '<ol class="scores">{scores}</ol>{last}</article>', head=head, game=live.game,
-                  turn=turn, dice=dice, scores=scores, last=last)
+    return render('{head}<p class="game"><span class="title">{game}</span>'
+                  '<span class="sep"> · </span>'
+                  '<span class="turn">{turn}</span></p>{dice}<ol class="scores">{scores}</ol>'
+                  '{last}</article>', head=head, game=live.game, turn=turn, dice=dice,
+                  scores=scores, last=last)
 
 
 def heard(quiet_s: int | None) -> Html:

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import resource
 import socket
 import threading
@@ -33,7 +34,7 @@ from http import HTTPStatus
 from importlib import resources
 from typing import Any
 
-from firmware_host.night import page
+from firmware_host.night import page, tv
 from firmware_host.night.broadcast import Broadcast, sse
 from firmware_host.night.store import Night
 
@@ -47,7 +48,8 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
-STATIC = {"/app.js": "text/javascript; charset=utf-8", "/app.css": "text/css; charset=utf-8"}
+STATIC = {"/app.js": "text/javascript; charset=utf-8", "/app.css": "text/css; charset=utf-8",
+          "/tv.css": "text/css; charset=utf-8"}
 SERVER = "table-companion-hub"
 MAX_HEAD = 8192  # bytes of request line and headers; a browser sends under 1 kB
 RENDER_S = 0.25  # a busy night's page is rendered at most this often for new visitors
@@ -107,12 +109,15 @@ class Busy(Exception):
 
 
 class NightServer:
-    """Serves ``night()`` at ``address`` from its own thread: :meth:`start`, :meth:`close`."""
+    """Serves ``night()`` at ``address`` from its own thread: :meth:`start`, :meth:`close`.
+    ``page_url`` is the address the TV shows for phones ('': the one the TV itself used)."""
 
     def __init__(self, address: tuple[str, int], night: Callable[[], Night],
                  rejected: Callable[[], int], broadcast: Broadcast,
-                 limits: Limits = Limits(), tally: Tally | None = None) -> None:
+                 limits: Limits = Limits(), tally: Tally | None = None,
+                 page_url: str = "") -> None:
         self.address = address
+        self.page_url = page_url  # the phone page's address for the TV's QR code
         self.night = night
         self.rejected = rejected
         self.broadcast = broadcast
@@ -253,12 +258,16 @@ class NightServer:
                               b"this page is read-only\n", "text/plain", close=True,
                               extra={"Allow": "GET, HEAD"})
             return False
-        path = target.split("?", 1)[0]
+        path, _, query = target.partition("?")
         if path == "/events" and body:
-            await self._events(reader, writer)
+            await self._events(reader, writer, tv_view=query == "view=tv")
             return False
         if path == "/":
             data = self._rendered_now("page", page.page)[1].encode()
+            kind = "text/html; charset=utf-8"
+        elif path == "/tv":
+            data = tv.tv(self.night(), tv.page_number(query),
+                         self.page_url or phone_page(headers.get("host", ""))).encode()
             kind = "text/html; charset=utf-8"
         elif path == "/night.json":
             data = json.dumps(page.as_json(self.night(), self.rejected()), indent=1).encode()
@@ -285,10 +294,13 @@ class NightServer:
         writer.write(_head(status, head) + (data if body else b""))
         await asyncio.wait_for(writer.drain(), self.limits.write_s)
 
-    async def _events(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """The whole night, then its changes until the browser goes (its next bytes, or
-        their end, say so: a stream's browser sends nothing more)."""
-        seen, main = self._rendered_now("main", page.main)
+    async def _events(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                      tv_view: bool) -> None:
+        """The whole night (as the phone page or the TV shows it), then its changes until
+        the browser goes (its next bytes, or their end, say so: a stream's browser sends
+        nothing more)."""
+        seen, main = (self._rendered_now("tv", tv.tv_main) if tv_view
+                      else self._rendered_now("main", page.main))
         head = {"Content-Type": "text/event-stream", **HEADERS}
         writer.write(_head(HTTPStatus.OK, head) + b"retry: 2000\n\n"
                      + sse("state", {"html": main}))
@@ -314,6 +326,16 @@ class NightServer:
             html = render(self.night())
             self._rendered[name] = (now, seen, html)
         return seen, html
+
+
+_HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])"
+                   r"(?::[0-9]{1,5})?")
+
+
+def phone_page(host: str) -> str:
+    """The phone page at the address a browser asked for (its Host header), if that is a
+    plain host name or address and port; '' for anything else."""
+    return f"http://{host}/" if _HOST.fullmatch(host) else ""
 
 
 def _head(status: HTTPStatus, headers: dict[str, str]) -> bytes:

@@ -1,0 +1,119 @@
+"""The night on a TV or projector (``/tv``): read from across the room, nothing to press.
+
+One 16:9 screen in large type, every size in ``vh`` (so 1920x1080 and 1280x720 look alike
+and hold the same): the standings, a tile per table, the latest finished games, the QR code
+of the phone page, and the next round's seating when there is one. The tiles are the phone
+page's cards (the same fragments and the same live events, styled by ``tv.css``), shown
+:data:`PER_PAGE` at a time: with JavaScript ``app.js`` turns the pages every
+:data:`CYCLE_S`; without it the page reloads itself onto the next one (``/tv?page=N``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from firmware_host.night.markup import Html, join, render
+from firmware_host.night.page import NEWLINE, banner, card, latest, standings
+from firmware_host.night.store import Night
+
+PER_PAGE = 4  # tiles a page: two across, two down (eight names of eight letters fit)
+CYCLE_S = 12  # seconds a page stays up
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One of the TV's pages: tiles ``start`` to ``start + PER_PAGE`` of ``section``."""
+
+    section: str  # "tables"
+    start: int
+
+
+def pages(night: Night) -> list[Shown]:
+    """The pages in turn: the tables, :data:`PER_PAGE` at a time (one page when none)."""
+    return [Shown("tables", start)
+            for start in range(0, max(len(night.tables), 1), PER_PAGE)]
+
+
+def page_number(query: str) -> int:
+    """The 1-based page asked for in ``query`` (``page=N``); 1 for anything else."""
+    for part in query.split("&"):
+        name, _, value = part.partition("=")
+        if name == "page" and value.isdigit() and len(value) <= 4:
+            return max(int(value), 1)
+    return 1
+
+
+def tv(night: Night, number: int, url: str) -> Html:
+    """The whole TV page, on page ``number`` (counted from 1, wrapping round); ``url`` is
+    the phone page's address for the QR code ('' for none)."""
+    shown = pages(night)
+    index = (number - 1) % len(shown)
+    return render("""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Game night</title>
+<link rel="stylesheet" href="/tv.css">
+<noscript><meta http-equiv="refresh" content="{cycle};url=/tv?page={next}"></noscript>
+<script src="/app.js" defer></script>
+</head>
+<body class="tv" data-per-page="{per}" data-cycle-s="{cycle}">
+<header><h1>Game night</h1><p id="link" class="link">updated every {cycle} s</p></header>
+<main id="main">
+{main}
+</main>
+{join}
+</body>
+</html>
+""", cycle=CYCLE_S, next=(index + 1) % len(shown) + 1, per=PER_PAGE,
+                  main=tv_main(night, shown[index]), join=join_us(url))
+
+
+def tv_main(night: Night, shown: Shown | None = None) -> Html:
+    """What the TV's live stream replaces: every part but the QR code; ``shown`` hides the
+    tiles of the other pages (None: every tile shown, for ``app.js`` to page)."""
+    tables = night.tables
+    start = shown.start if shown is not None else 0
+    end = start + PER_PAGE if shown is not None else len(tables)
+    cards = join((card(table, hidden=not start <= n < end)
+                  for n, table in enumerate(tables)), NEWLINE) or render(
+        '<p class="empty">No table has reported yet.</p>')
+    return render('{banner}\n{standings}\n<section id="tables" data-tiles><h2>Tables '
+                  '<span class="range">{range}</span></h2>\n<div id="cards">\n{cards}\n'
+                  '</div></section>\n{latest}', banner=banner(night.trouble),
+                  standings=standings(night), cards=cards, latest=latest(night),
+                  range=tile_range(start, end, len(tables)))
+
+
+def tile_range(start: int, end: int, count: int) -> Html:
+    """``7-12 of 20`` (as app.js writes it too); nothing when every tile fits one page."""
+    if count <= PER_PAGE:
+        return render("")
+    return render("{first}-{last} of {count}", first=start + 1, last=min(end, count),
+                  count=count)
+
+
+def join_us(url: str) -> Html:
+    """The phone page's address as a QR code and as text, for the players to open."""
+    if not url:
+        return render("")
+    return render('<aside class="join" aria-label="The night on your phone">{code}'
+                  '<p>Scan or open<br><b>{url}</b></p></aside>', code=qr_svg(url), url=url)
+
+
+@lru_cache(maxsize=8)
+def qr_svg(text: str) -> Html:
+    """``text`` as a QR code in SVG: a dark square a dark module, on a light quiet zone of
+    four modules (drawn here, so no markup of segno's reaches the page)."""
+    import segno
+
+    matrix = segno.make_qr(text, error="m", boost_error=True).matrix
+    side = len(matrix)
+    modules = join(render("M{x} {y}h1v1h-1z", x=x, y=y)
+                   for y, row in enumerate(matrix) for x, dark in enumerate(row) if dark)
+    return render('<svg class="qr" viewBox="-4 -4 {box} {box}" role="img" '
+                  'aria-label="QR code of {text}"><rect x="-4" y="-4" width="{box}" '
+                  'height="{box}" fill="#fff"/><path fill="#000" d="{modules}"/></svg>',
+                  box=side + 8, text=text, modules=modules)
