@@ -21,6 +21,7 @@ MOSQUITTO_ACL=$MOSQUITTO_DIR/table-companion.acl
 MOSQUITTO_PASSWD=$MOSQUITTO_DIR/table-companion.passwd
 NIGHT_DIR=$CONFIG_DIR/night  # the hub's passwords, and a folder per table to hand out
 HUB_PASSWORD=$CONFIG_DIR/hub-password
+HOST_PASSWORD=$CONFIG_DIR/host-password  # table-companion seat --publish (root alone reads it)
 TABLE_PASSWORD=$CONFIG_DIR/mqtt-password
 TABLE_CA=$CONFIG_DIR/night-ca.crt
 
@@ -74,6 +75,7 @@ install_hub() {
     done
 
     password_file "$HUB_PASSWORD"
+    password_file "$HOST_PASSWORD"
     for n in $(seq 1 "$tables"); do
         id=table-$n
         folder=$NIGHT_DIR/$id
@@ -91,13 +93,16 @@ install_hub() {
             say "    sudo systemd/install.sh --publish DIR   (DIR: where you copied it)"
         fi
     done
-    # the broker's logins: the hub's and each table's (added once; mosquitto_passwd salts
-    # each hash anew, so a login already there is left alone)
+    # the broker's logins: the hub's, the host's and each table's (added once;
+    # mosquitto_passwd salts each hash anew, so a login already there is left alone)
     touch "$MOSQUITTO_PASSWD"
     local user secret
-    for user in night_hub $(seq -f 'table-%g' 1 "$tables"); do
-        secret=$HUB_PASSWORD
-        [ "$user" != night_hub ] && secret=$NIGHT_DIR/$user/mqtt-password
+    for user in night_hub night_host $(seq -f 'table-%g' 1 "$tables"); do
+        case $user in
+            night_hub) secret=$HUB_PASSWORD ;;
+            night_host) secret=$HOST_PASSWORD ;;
+            *) secret=$NIGHT_DIR/$user/mqtt-password ;;
+        esac
         if ! grep -q "^$user:" "$MOSQUITTO_PASSWD"; then
             mosquitto_passwd -b "$MOSQUITTO_PASSWD" "$user" "$(cat "$secret")"
             did "Added the login $user to $MOSQUITTO_PASSWD"
@@ -124,7 +129,7 @@ uninstall_hub() {
     if systemd_runs && [ "$changed" -eq 1 ]; then systemctl restart mosquitto.service || true; fi
     if [ "$purge" -eq 1 ]; then
         for file in "$CERTS"/night-ca.{crt,key,srl} "$CERTS"/broker.{crt,key,names} \
-                "$HUB_PASSWORD"; do
+                "$HUB_PASSWORD" "$HOST_PASSWORD"; do
             if [ -f "$file" ]; then rm -f "$file"; did "Removed $file"; fi
         done
         if [ -d "$NIGHT_DIR" ]; then rm -rf "$NIGHT_DIR"; did "Removed $NIGHT_DIR"; fi

@@ -29,7 +29,7 @@ from firmware_host.errors import UsageError
 from firmware_host.journal import Journal
 from firmware_host.night.broker import HUB_USER, LocalBroker, free_port
 from firmware_host.night.signals import stop_event
-from firmware_host.night.topics import table_id
+from firmware_host.night.topics import HOST_USER, table_id
 from games.core import Phase, Roll
 from games.dalmatian import Dalmatian, Stop
 
@@ -93,7 +93,7 @@ def demo(folder: Path, port: int, *, kept: bool) -> int:
     """The night in ``folder`` until Ctrl-C (or SIGTERM), every process stopped on return."""
     tables = [DemoTable(f"Table {n}", players, folder / f"table-{n}")
               for n, players in enumerate(PLAYERS, start=1)]
-    broker = LocalBroker(folder, [HUB_USER, *(table_id(t.name) for t in tables)])
+    broker = LocalBroker(folder, [HUB_USER, HOST_USER, *(table_id(t.name) for t in tables)])
     stop = stop_event()
     children: dict[str, tuple[subprocess.Popen[bytes], Path]] = {}  # and its log
     players: list[threading.Thread] = []
@@ -118,7 +118,9 @@ def demo(folder: Path, port: int, *, kept: bool) -> int:
         where = "" if kept else " (removed when it stops)"
         print(f"Game night demo: open {url} (three tables play; Ctrl-C stops it), "
               f"{url}tv for a TV\n"
-              f"broker {broker.url}, files and logs in {folder}{where}", flush=True)
+              f"broker {broker.url}, files and logs in {folder}{where}\n"
+              f"seat the next round: table-companion seat FILE --publish --broker "
+              f"{broker.url} --password-file {broker.password_file(HOST_USER)}", flush=True)
         while not stop.wait(1.0):
             for name, (child, log) in children.items():
                 if child.poll() is not None:

@@ -5,18 +5,26 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 import textwrap
 import tomllib
 from collections.abc import Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from firmware_host.commands import Subparsers, add_command, add_json_flag
 from firmware_host.errors import UsageError
+from firmware_host.night import topics
+from firmware_host.night.credentials import read_secret
+from firmware_host.night.mqtt import NotSent, send_once
+from firmware_host.night.tonight import local_now
+from firmware_host.night.topics import SeatedTable, Seating, seating_payload
 from firmware_host.seating import Night, Proposal, Table, propose
 from hardware.tomlfile import TomlFileError, read_text
 from hardware.tomlfile import parse as parse_toml
 
+HOST_PASSWORD = Path("/etc/table-companion/host-password")
 EXAMPLE = """\
 players = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 apart = [["Ann", "Bob"]]                 # never at the same table
@@ -37,26 +45,76 @@ def register(subparsers: Subparsers) -> None:
     parser = add_command(subparsers, "seat", description=textwrap.fill(
         "Propose the next round: who plays at which table, as few players meeting again as "
         "can be, never a pair marked apart, and with ratings the closest ratings at each "
-        "table. Only on the command line of the hub's machine: the night's page has no "
-        "host login, and anyone on the night's network can open it, so a button there "
-        "would be anyone's to press."))
+        "table. With --publish, show it on the night's page, on /tv and on each table's "
+        "screen between games. Only on the command line of the hub's machine: the night's "
+        "page has no host login, and anyone on the night's network can open it, so a button "
+        "there would be anyone's to press; the broker lets only the host's login "
+        f"({topics.HOST_USER}, its password readable by root alone) publish a seating."))
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = "FILE looks like this:\n\n" + EXAMPLE
-    parser.add_argument("file", type=Path, metavar="FILE", help="the night as TOML (below)")
+    parser.add_argument("file", type=Path, metavar="FILE", nargs="?",
+                        help="the night as TOML (below)")
     parser.add_argument("--seed", type=int, default=0,
                         help="another seed gives another of the equally good seatings "
                              "(default 0)")
     add_json_flag(parser)
+    night = parser.add_argument_group("showing it to the room")
+    shown = night.add_mutually_exclusive_group()
+    shown.add_argument("--publish", action="store_true",
+                       help="send the seating to the night's broker for the page, /tv and "
+                            "the tables' screens (it stays until the next or --clear)")
+    shown.add_argument("--clear", action="store_true",
+                       help="take the published seating down (no FILE needed)")
+    night.add_argument("--broker", default="mqtt://localhost:1883", metavar="URL",
+                       help="the broker (default: mqtt://localhost:1883, the hub's own)")
+    night.add_argument("--user", default=topics.HOST_USER,
+                       help=f"the host's login at the broker (default: {topics.HOST_USER})")
+    night.add_argument("--password-file", type=Path, metavar="FILE", default=HOST_PASSWORD,
+                       help=f"its password, in a file only its owner may read (default: "
+                            f"{HOST_PASSWORD})")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.clear:
+        publish(args, b"")
+        print(f"The next round's seating is cleared at {args.broker}.", file=sys.stderr)
+        return 0
+    if args.file is None:
+        raise UsageError("give the night's TOML file (or --clear)")
     proposal = propose(read_night(args.file), args.seed)
     if args.json:
         print(json.dumps(as_json(proposal), indent=2))
     else:
         print("\n".join(proposal.explain()))
+    if args.publish:
+        publish(args, seating_payload(as_seating(proposal, local_now())))
+        print(f"Published to {args.broker}: on the night's page, /tv and the tables' screens.",
+              file=sys.stderr)
     return 0
+
+
+def publish(args: argparse.Namespace, payload: bytes) -> None:
+    """``payload`` to the seating topic as the host, or a :class:`UsageError` saying why not."""
+    try:
+        broker = topics.parse_broker(args.broker)
+    except ValueError as err:
+        raise UsageError(f"--broker {args.broker}: {err}") from None
+    if len(payload) > topics.MAX_PAYLOAD:
+        raise UsageError(f"the seating is {len(payload)} bytes, more than the hub takes "
+                         f"({topics.MAX_PAYLOAD}); use shorter names or fewer tables")
+    password = read_secret(args.password_file, "--password-file")
+    try:
+        send_once(broker, args.user, password, topics.SEATING, payload)
+    except NotSent as err:
+        raise UsageError(f"not published: {err}") from None
+
+
+def as_seating(proposal: Proposal, now: datetime) -> Seating:
+    """The proposal as the night's seating message."""
+    return Seating(tuple(SeatedTable(s.table.name, s.title, s.players, s.teams)
+                         for s in proposal.tables),
+                   now.isoformat(timespec="seconds"))
 
 
 def read_night(path: Path) -> Night:

@@ -26,7 +26,13 @@ ACL = """\
 user night_hub
 topic read tc/#
 
+# The host's login (table-companion seat --publish on the hub's machine) writes the next
+# round's seating and nothing else; every table reads it ("_" is in no table id).
+user night_host
+topic write tc/_night/seating
+
 pattern readwrite tc/%u/#
+pattern read tc/_night/seating
 """
 HUB_USER = "night_hub"
 SEARCH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/usr/local/sbin"])

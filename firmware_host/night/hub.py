@@ -78,6 +78,9 @@ class Listener:
             self.cards({change.card})
         if change.results:
             self.broadcast.send("results", sse("results", page.results(self.store.night())))
+        if change.seating:
+            self.broadcast.send("seating", sse("seating", page.seating_parts(
+                self.store.night())))
 
     def reject(self, topic: str, reason: str) -> None:
         self.rejected += 1

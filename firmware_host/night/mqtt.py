@@ -109,3 +109,47 @@ class Link:
         if line != self._reported:
             self._reported = line
             self.log.log(logging.ERROR if error else logging.INFO, "%s", line)
+
+
+class NotSent(Exception):
+    """A one-shot message the broker did not take; the text says why."""
+
+
+def send_once(broker: Broker, user: str, password: str, topic: str, payload: bytes,
+              timeout: float = 10.0) -> None:
+    """Log in, send ``payload`` retained with QoS 1, wait until the broker has it, and log
+    out; :class:`NotSent` if the broker cannot be reached, refuses the login or does not
+    confirm within ``timeout`` seconds."""
+    client = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"tc-{user}", clean_session=True)
+    client.username_pw_set(user, password)
+    if broker.tls:
+        client.tls_set(cert_reqs=ssl.CERT_REQUIRED)
+    answer: list[ReasonCode] = []
+    answered = threading.Event()
+
+    def on_connect(client: paho.Client, userdata: Any, flags: Any, reason: ReasonCode,
+                   properties: Any) -> None:
+        answer.append(reason)
+        answered.set()
+
+    client.on_connect = on_connect
+    try:
+        client.connect(broker.host, broker.port, keepalive=max(int(timeout), 5))
+    except (OSError, ValueError) as err:
+        why = getattr(err, "strerror", None) or err
+        raise NotSent(f"cannot reach the broker at {broker} ({why})") from None
+    client.loop_start()
+    try:
+        if not answered.wait(timeout):
+            raise NotSent(f"the broker at {broker} did not answer within {timeout:.0f} s")
+        if answer[0].is_failure:
+            raise NotSent(f"the broker at {broker} refused {user}: {answer[0]}; check the "
+                          "password file (and the broker's password file and ACL)")
+        info = client.publish(topic, payload, qos=1, retain=True)
+        info.wait_for_publish(timeout)
+        if not info.is_published():
+            raise NotSent(f"the broker at {broker} did not confirm the message within "
+                          f"{timeout:.0f} s")
+    finally:
+        client.disconnect()
+        client.loop_stop()

@@ -14,17 +14,22 @@ from typing import Any
 from firmware_host.night.markup import EMPTY, Html, join, render
 from firmware_host.night.results import csv_text
 from firmware_host.night.store import Night, Table
+from firmware_host.night.topics import SeatedTable
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+DIE_WORDS = ("one", "two", "three", "four", "five", "six")
 REFRESH_S = 15  # without JavaScript the page reloads itself this often
 PHASE_WORDS = {"over": "game over", "roll": "to roll", "move": "to move", "idle": "idle"}
 NEWLINE = render("\n")
 HIDDEN = render(" hidden")
 LATEST = 3  # finished games on the TV
+TILES = 4  # tiles a page on the TV: two across, two down (eight names of eight letters fit)
 
 
 def page(night: Night) -> Html:
-    """The whole page; it works as it is, and ``/app.js`` keeps it live."""
+    """The whole page; it works as it is, and ``/app.js`` keeps it live. With it, a player
+    may choose their own table: the news region then also says whose turn it is there
+    (finished games it says for every table), for a screen reader to announce."""
     return render("""<!doctype html>
 <html lang="en">
 <head>
@@ -37,8 +42,13 @@ def page(night: Night) -> Html:
 </head>
 <body>
 <header><h1>Game night</h1><p id="link" class="link">updated when you reload</p></header>
-<main id="main">
+<main>
+<p id="mine-choice" class="mine" hidden><label for="mine">Your table</label>
+<select id="mine"><option value="">none</option></select></p>
+<div id="news" class="news" role="log" aria-live="polite" aria-label="News"></div>
+<div id="main">
 {main}
+</div>
 </main>
 <footer>Export: <a href="/night.csv">CSV</a> · <a href="/night.json">JSON</a></footer>
 </body>
@@ -51,10 +61,10 @@ def main(night: Night) -> Html:
     the tables and the games played."""
     cards = join((card(table) for table in night.tables), NEWLINE) or render(
         '<p class="empty">No table has reported yet.</p>')
-    return render('{banner}\n{standings}\n<section id="tables"><h2>Tables</h2>\n'
+    return render('{banner}\n{seating}\n{standings}\n<section id="tables"><h2>Tables</h2>\n'
                   '<div id="cards">\n{cards}\n</div></section>\n{games}',
-                  banner=banner(night.trouble), standings=standings(night), cards=cards,
-                  games=games(night))
+                  banner=banner(night.trouble), seating=seating(night), standings=standings(night),
+                  cards=cards, games=games(night))
 
 
 def banner(trouble: str) -> Html:
@@ -71,8 +81,9 @@ def standings(night: Night) -> Html:
                         played=s.played, beaten=s.beaten)
                  for rank, s in enumerate(night.standings, start=1)), NEWLINE)
     table = render(
-        '<table><thead><tr><th>#</th><th>Player</th><th title="games won">Won</th>'
-        '<th title="games played">Games</th><th title="opponents beaten">Beat</th></tr>'
+        '<table><thead><tr><th scope="col">#</th><th scope="col">Player</th>'
+        '<th scope="col" title="games won">Won</th><th scope="col" title="games played">'
+        'Games</th><th scope="col" title="opponents beaten">Beat</th></tr>'
         "</thead><tbody>\n{rows}\n</tbody></table>", rows=rows
     ) if rows else render('<p class="empty">No game has finished yet.</p>')
     title = render("Standings, night of {night}", night=night.night) if night.night else (
@@ -110,6 +121,63 @@ def latest(night: Night) -> Html:
         '<p class="empty">No game has finished yet.</p></section>')
 
 
+def seated(night: Night) -> list[SeatedTable]:
+    """The next round's tables where someone sits."""
+    return [table for table in night.seating.tables if table.players]
+
+
+def seating(night: Night) -> Html:
+    """The next round's seating as a table (hidden when there is none)."""
+    if not seated(night):
+        return render('<section id="seating" hidden></section>')
+    rows = join((render("<tr><td>{table}</td><td>{game}</td><td>{players}</td></tr>",
+                        table=t.label, game=t.game, players=together(t))
+                 for t in seated(night)), NEWLINE)
+    return render('<section id="seating"><h2>Next round</h2>\n<table><thead><tr>'
+                  '<th scope="col">Table</th><th scope="col">Game</th>'
+                  '<th scope="col">Players</th></tr></thead><tbody>\n{rows}\n</tbody></table>'
+                  "</section>", rows=rows)
+
+
+def together(table: SeatedTable) -> str:
+    """``Ann, Bob, Cy``, or ``Ann and Cy against Bob and Dee`` in a team game."""
+    if table.teams:
+        return " against ".join(" and ".join(team) for team in table.teams)
+    return ", ".join(table.players)
+
+
+def next_round(night: Night, start: int = 0, end: int | None = None) -> Html:
+    """The TV's tiles of the next round, those outside ``start`` to ``end`` hidden (the
+    section too when none is shown)."""
+    tables = seated(night)
+    end = len(tables) if end is None else end
+    tiles = join((render('<article class="seat" id="seat-{n}"{hidden}><h3>{table}</h3>'
+                         '<p class="title">{game}</p><ul class="names">{names}</ul>'
+                         "{teams}</article>", n=n, table=t.label, game=t.game,
+                         hidden=EMPTY if start <= n < end else HIDDEN,
+                         names=join(render("<li>{name}</li>", name=p) for p in t.players),
+                         teams=render('<p class="teams">{teams}</p>', teams=together(t))
+                         if t.teams else EMPTY)
+                  for n, t in enumerate(tables)), NEWLINE)
+    return render('<section id="next-round" data-tiles{hidden}><h2>Next round '
+                  '<span class="range">{range}</span></h2>\n<div class="tiles">\n{tiles}\n'
+                  "</div></section>", tiles=tiles, range=tile_range(start, end, len(tables)),
+                  hidden=EMPTY if tables and start < end else HIDDEN)
+
+
+def tile_range(start: int, end: int, count: int) -> Html:
+    """``7-10 of 20`` (as app.js writes it too); nothing when every tile fits one page."""
+    if count <= TILES:
+        return render("")
+    return render("{first}-{last} of {count}", first=start + 1, last=min(end, count),
+                  count=count)
+
+
+def seating_parts(night: Night) -> dict[str, Html]:
+    """What changes when the host publishes a seating: the phone's and the TV's."""
+    return {"seating": seating(night), "next-round": next_round(night)}
+
+
 def results(night: Night) -> dict[str, Html]:
     """What changes when a game ends: the standings and the list of games (the TV's latest
     games); the browser replaces those of its page."""
@@ -129,11 +197,15 @@ def card(table: Table, hidden: bool = False) -> Html:
         return render('{head}<p class="empty">No game yet.</p></article>', head=head)
     phase = PHASE_WORDS.get(live.phase, live.phase)
     turn = render("{player} {phase}", player=live.turn, phase=phase) if live.turn else phase
-    scores = join(render('<li class="{turn}"><span>{player}</span><b>{score}</b></li>',
-                         turn="turn" if player == live.turn else "", player=player, score=score)
+    scores = join((render('<li class="turn"><span>{player}<span class="words">, to play'
+                          "</span></span><b>{score}</b></li>", player=player, score=score)
+                   if player == live.turn else
+                   render("<li><span>{player}</span><b>{score}</b></li>", player=player,
+                          score=score))
                   for player, score in zip(live.players, live.scores, strict=False))
-    dice = render('<p class="dice" title="dice {numbers}">{faces}</p>',
-                  numbers="-".join(str(d) for d in live.dice),
+    dice = render('<p class="dice" title="dice {numbers}"><span aria-hidden="true">{faces}'
+                  '</span><span class="words">dice {words}</span></p>',
+                  numbers="-".join(str(d) for d in live.dice), words=dice_words(live.dice),
                   faces=" ".join(DIE_FACES[d - 1] for d in live.dice)) if live.dice else ""
     last = render('<p class="last">Last: {last}</p>', last=live.last) if live.last else ""
     return render('{head}<p class="game"><span class="title">{game}</span>'
@@ -141,6 +213,11 @@ def card(table: Table, hidden: bool = False) -> Html:
                   '<span class="turn">{turn}</span></p>{dice}<ol class="scores">{scores}</ol>'
                   '{last}</article>', head=head, game=live.game, turn=turn, dice=dice,
                   scores=scores, last=last)
+
+
+def dice_words(dice: tuple[int, ...]) -> str:
+    """``five, two, two``: dice as a screen reader should say them."""
+    return ", ".join(DIE_WORDS[d - 1] for d in dice)
 
 
 def heard(quiet_s: int | None) -> Html:
@@ -170,6 +247,7 @@ def as_json(night: Night, rejected: int) -> dict[str, Any]:
         "standings": [asdict(row) for row in night.standings],
         "rejected": rejected,
         "trouble": night.trouble,
+        "seating": asdict(night.seating),
     }
 
 

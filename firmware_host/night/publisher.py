@@ -7,20 +7,31 @@ sends the whole night again: every message is retained and the hub stores by tab
 id, so sending twice is harmless and a broker that lost its state is filled again. Its
 status goes again every half keep-alive, so the hub hears from a table that is idle too and
 can tell how long ago it last did.
+
+It also listens for the host's seating of the next round and writes this table's line to a
+file beside the journal (:mod:`firmware_host.next_round`), which the offline referee shows
+between games: the table hears the night only through this link.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
+import paho.mqtt.client as paho
+
+from firmware_host import next_round
 from firmware_host.journal import Journal
 from firmware_host.night import topics
 from firmware_host.night.follow import Snapshot, snapshot
 from firmware_host.night.mqtt import Link
+
+log = logging.getLogger("table_companion.publish")
 
 
 class Publisher:
@@ -40,7 +51,31 @@ class Publisher:
         self.sent: dict[str, bytes] = {}
         self._resend = threading.Event()
         self._resend.set()  # the link may have connected before there was a journal
-        link.connected = self._resend.set
+        self.next_round = next_round.beside(journal.path)
+        link.client.on_message = self._on_message
+        link.connected = self._connected
+        if link.is_connected():  # it connected while the journal was awaited (twice is harmless)
+            self._connected()
+
+    def _connected(self) -> None:
+        """On every connection: send everything again, and hear the seating (the broker's
+        retained copy comes at once)."""
+        self._resend.set()
+        self.link.client.subscribe(topics.SEATING, qos=1)
+
+    def _on_message(self, client: paho.Client, userdata: Any,
+                    message: paho.MQTTMessage) -> None:
+        """The host's seating: this table's line of it, or none, beside the journal."""
+        try:
+            seating = topics.parse(message.topic, bytes(message.payload))
+            if not isinstance(seating, topics.Seating):
+                raise topics.BadMessage("not the seating")
+            here = seating.at_table(self.table)
+            next_round.write(self.next_round, here.line() if here is not None else "")
+        except (topics.BadMessage, UnicodeDecodeError) as err:
+            log.warning("ignored a message on the seating's topic: %s", err)
+        except OSError as err:
+            log.error("could not write %s: %s", self.next_round, err)
 
     def run(self, stop: threading.Event, interval: float = 0.2) -> None:
         """Follow the journal until ``stop`` is set (or the link has ended), looking every

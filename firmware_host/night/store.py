@@ -23,7 +23,17 @@ from pathlib import Path
 
 from firmware_host.journal import PlayedGame, PlayerResult, Standing, standings
 from firmware_host.night import topics
-from firmware_host.night.topics import BadMessage, Cleared, Game, Live, Message, Status, moment
+from firmware_host.night.topics import (
+    NO_SEATING,
+    BadMessage,
+    Cleared,
+    Game,
+    Live,
+    Message,
+    Seating,
+    Status,
+    moment,
+)
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, online INTEGER NOT NULL, "
@@ -45,10 +55,12 @@ class Table:
 
 @dataclass(frozen=True)
 class Change:
-    """What a message changed: a table's card (its id, '' for none), the results or not."""
+    """What a message changed: a table's card (its id, '' for none), the results, the next
+    round's seating."""
 
     card: str = ""
     results: bool = False
+    seating: bool = False
 
 
 @dataclass(frozen=True)
@@ -61,6 +73,7 @@ class Night:
     games: tuple[Game, ...]
     standings: tuple[Standing, ...]
     trouble: str = ""
+    seating: Seating = NO_SEATING  # the next round, as the host last published it
 
 
 @dataclass
@@ -75,6 +88,8 @@ class Store:
     heard: dict[str, float] = field(default_factory=dict)  # table id: clock() when last heard
     clock: Callable[[], float] = time.monotonic
     quiet_after: float = 10.0
+    # the next round: not kept in the file, the broker's retained copy comes on every connect
+    seating: Seating = NO_SEATING
 
     @classmethod
     def open(cls, path: Path) -> Store:
@@ -102,6 +117,9 @@ class Store:
     def apply(self, message: Message) -> Change:
         """Take ``message`` in; what it changed on the page (nothing for a repeat)."""
         with self.lock:
+            if isinstance(message, Seating):  # the host's, not a table's
+                changed, self.seating = message != self.seating, message
+                return Change(seating=changed)
             self.heard[message.table] = self.clock()
             table = self.tables.get(message.table) or Table(message.table)
             card = results = False
@@ -199,7 +217,8 @@ class Store:
             tonight = sorted((g for g in games if g.night == latest),
                              key=lambda g: moment(g.ended))
             return Night(latest, tuple(self._copy(t) for t in tables),
-                         tuple(tonight), tuple(standings([played(g) for g in tonight])))
+                         tuple(tonight), tuple(standings([played(g) for g in tonight])),
+                         seating=self.seating)
 
 
 def played(game: Game) -> PlayedGame:

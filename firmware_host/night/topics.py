@@ -11,6 +11,11 @@ own topics. All three are retained and sent with QoS 1:
 - ``tc/<id>/game/<game id>``: one finished game and its result (JSON, :func:`game_payload`);
   an empty retained message clears it.
 
+And one topic no table may write, :data:`SEATING` (``_`` is in no table id): the next round's
+seating (JSON, :func:`seating_payload`), sent by the host's ``table-companion seat
+--publish`` as ``night_host``, read by the hub and by every table's publisher; empty when
+the host clears it.
+
 Payloads are small JSON objects with a version number. :func:`parse` checks a message from
 the wire and returns a typed value or raises :class:`BadMessage`, so the hub never trusts a
 field it has not checked.
@@ -94,6 +99,9 @@ def game_topic(table: str, game_id: int) -> str:
 
 
 SUBSCRIPTION = f"{ROOT}/#"
+SEATING = f"{ROOT}/_night/seating"
+HOST_USER = "night_host"  # the only login the ACL lets write :data:`SEATING`
+MAX_TABLES = 64  # tables in a seating
 
 
 @dataclass(frozen=True)
@@ -150,7 +158,46 @@ class Cleared:
     id: int
 
 
-Message = Status | Live | Game | Cleared
+@dataclass(frozen=True)
+class SeatedTable:
+    """One table of the next round: its name as the host wrote it ("3"), its game's title,
+    the players in seat order and, in a team game, the teams."""
+
+    name: str
+    game: str
+    players: tuple[str, ...]
+    teams: tuple[tuple[str, ...], ...] = ()
+
+    def is_table(self, wanted: str) -> bool:
+        """Whether this is the table whose id is ``wanted``: by its name ("Table 3") or its
+        number ("3" for ``table-3``)."""
+        return wanted in (table_id(self.name), table_id(f"Table {self.name}"))
+
+    @property
+    def label(self) -> str:
+        """``Table 3`` (for a table named "3" or "Table 3")."""
+        return self.name if self.name.lower().startswith("table") else f"Table {self.name}"
+
+    def line(self) -> str:
+        """``Next round: table 3 with Ann, Bob, Cy``, for the table's own screen."""
+        where = self.label[0].lower() + self.label[1:]
+        return f"Next round: {where} with {', '.join(self.players)}"
+
+
+@dataclass(frozen=True)
+class Seating:
+    """The next round's seating (no tables: the host cleared it)."""
+
+    tables: tuple[SeatedTable, ...]
+    at: str = ""  # when the host proposed it
+
+    def at_table(self, wanted: str) -> SeatedTable | None:
+        """The table whose id is ``wanted``, if anyone sits there next round."""
+        return next((t for t in self.tables if t.players and t.is_table(wanted)), None)
+
+
+NO_SEATING = Seating(())
+Message = Status | Live | Game | Cleared | Seating
 
 
 def encode(value: dict[str, Any]) -> bytes:
@@ -165,6 +212,15 @@ def live_payload(live: Live) -> bytes:
         "scores": list(live.scores), "last": live.last, "moves": live.moves,
         "finished": list(live.finished), "at": live.at,
     })
+
+
+def seating_payload(seating: Seating) -> bytes:
+    """The seating as JSON; a team game's teams as each seat's team number."""
+    return encode({"at": seating.at, "tables": [
+        {"name": t.name, "game": t.game, "players": list(t.players),
+         "teams": [next(n for n, team in enumerate(t.teams) if p in team) for p in t.players]
+         if t.teams else []}
+        for t in seating.tables]})
 
 
 def game_payload(game: Game) -> bytes:
@@ -185,6 +241,8 @@ def parse(topic: str, payload: bytes) -> Message:
     """
     if len(payload) > MAX_PAYLOAD:
         raise BadMessage(f"{len(payload)} bytes, more than {MAX_PAYLOAD}")
+    if topic == SEATING:
+        return _seating(_object(payload, 4, 2 + 3 * MAX_TABLES)) if payload else NO_SEATING
     parts = topic.split("/")
     if len(parts) < 3 or parts[0] != ROOT or not _ID.fullmatch(parts[1]):
         raise BadMessage("not a table's topic")
@@ -215,16 +273,17 @@ _HIDING = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e"
                      "\u2066-\u2069]")
 
 
-def _object(payload: bytes) -> dict[str, Any]:
+def _object(payload: bytes, depth: int = MAX_DEPTH,
+            containers: int = MAX_CONTAINERS) -> dict[str, Any]:
     try:
         text = payload.decode("utf-8")
     except UnicodeDecodeError:
         raise BadMessage("not UTF-8 JSON") from None
     bare = _STRINGS.sub('""', text)  # what the parser makes of it, outside strings
-    if bare.count("[") + bare.count("{") > MAX_CONTAINERS:
-        raise BadMessage(f"more than {MAX_CONTAINERS} lists and objects")
-    if _depth(bare) > MAX_DEPTH:
-        raise BadMessage(f"nested more than {MAX_DEPTH} deep")
+    if bare.count("[") + bare.count("{") > containers:
+        raise BadMessage(f"more than {containers} lists and objects")
+    if _depth(bare) > depth:
+        raise BadMessage(f"nested more than {depth} deep")
     if _LONG_NUMBER.search(bare):  # int() of thousands of digits is slow; past 4,300 raises
         raise BadMessage(f"a number of more than {MAX_DIGITS} digits")
     try:
@@ -325,6 +384,27 @@ def _game(table: str, data: dict[str, Any]) -> Game:
     return Game(table, _text(data.get("name"), "name", empty=False),
                 _int(data, "id", 1, MAX_GAME_ID), _text(data.get("game"), "game", empty=False),
                 started, ended, night, tuple(players))
+
+
+def _seating(data: dict[str, Any]) -> Seating:
+    tables = []
+    for item in _get(data, "tables", list, MAX_TABLES):
+        if not isinstance(item, dict):
+            raise BadMessage("tables must be objects")
+        players = tuple(_text(p, "players", empty=False) for p in _get(item, "players", list))
+        if len(set(players)) != len(players):
+            raise BadMessage("a player sits twice at a table")
+        sides = _ints(item, "teams", 0, MAX_ITEMS)
+        if sides and len(sides) != len(players):
+            raise BadMessage("teams must give each player's team, or be empty")
+        teams = tuple(tuple(p for p, s in zip(players, sides, strict=True) if s == side)
+                      for side in sorted(set(sides)))
+        tables.append(SeatedTable(_text(item.get("name"), "name", empty=False),
+                                  _text(item.get("game"), "game", empty=False), players, teams))
+    seated = [p for t in tables for p in t.players]
+    if len(set(seated)) != len(seated):
+        raise BadMessage("a player sits at two tables")
+    return Seating(tuple(tables), _time(data, "at"))
 
 
 def _time(data: dict[str, Any], key: str) -> str:

@@ -4,7 +4,7 @@ One 16:9 screen in large type, every size in ``vh`` (so 1920x1080 and 1280x720 l
 and hold the same): the standings, a tile per table, the latest finished games, the QR code
 of the phone page, and the next round's seating when there is one. The tiles are the phone
 page's cards (the same fragments and the same live events, styled by ``tv.css``), shown
-:data:`PER_PAGE` at a time: with JavaScript ``app.js`` turns the pages every
+:data:`TILES` at a time: with JavaScript ``app.js`` turns the pages every
 :data:`CYCLE_S`; without it the page reloads itself onto the next one (``/tv?page=N``).
 """
 
@@ -13,26 +13,38 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from firmware_host.night.markup import Html, join, render
-from firmware_host.night.page import NEWLINE, banner, card, latest, standings
+from firmware_host.night.markup import EMPTY, Html, join, render
+from firmware_host.night.page import (
+    HIDDEN,
+    NEWLINE,
+    TILES,
+    banner,
+    card,
+    latest,
+    next_round,
+    seated,
+    standings,
+    tile_range,
+)
 from firmware_host.night.store import Night
 
-PER_PAGE = 4  # tiles a page: two across, two down (eight names of eight letters fit)
 CYCLE_S = 12  # seconds a page stays up
 
 
 @dataclass(frozen=True)
 class Shown:
-    """One of the TV's pages: tiles ``start`` to ``start + PER_PAGE`` of ``section``."""
+    """One of the TV's pages: tiles ``start`` to ``start + TILES`` of ``section``."""
 
-    section: str  # "tables"
+    section: str  # "tables" or "next-round"
     start: int
 
 
 def pages(night: Night) -> list[Shown]:
-    """The pages in turn: the tables, :data:`PER_PAGE` at a time (one page when none)."""
-    return [Shown("tables", start)
-            for start in range(0, max(len(night.tables), 1), PER_PAGE)]
+    """The pages in turn: the tables, then the next round's seating if there is one,
+    :data:`TILES` tiles at a time (one page of tables when there is nothing)."""
+    return [*(Shown("tables", start) for start in range(0, len(night.tables), TILES)),
+            *(Shown("next-round", start) for start in range(0, len(seated(night)), TILES))
+            ] or [Shown("tables", 0)]
 
 
 def page_number(query: str) -> int:
@@ -67,32 +79,31 @@ def tv(night: Night, number: int, url: str) -> Html:
 {join}
 </body>
 </html>
-""", cycle=CYCLE_S, next=(index + 1) % len(shown) + 1, per=PER_PAGE,
+""", cycle=CYCLE_S, next=(index + 1) % len(shown) + 1, per=TILES,
                   main=tv_main(night, shown[index]), join=join_us(url))
 
 
 def tv_main(night: Night, shown: Shown | None = None) -> Html:
     """What the TV's live stream replaces: every part but the QR code; ``shown`` hides the
     tiles of the other pages (None: every tile shown, for ``app.js`` to page)."""
+    def window(section: str, count: int) -> tuple[int, int]:
+        if shown is None:
+            return 0, count
+        return (shown.start, shown.start + TILES) if shown.section == section else (0, 0)
+
     tables = night.tables
-    start = shown.start if shown is not None else 0
-    end = start + PER_PAGE if shown is not None else len(tables)
+    start, end = window("tables", len(tables))
     cards = join((card(table, hidden=not start <= n < end)
                   for n, table in enumerate(tables)), NEWLINE) or render(
         '<p class="empty">No table has reported yet.</p>')
-    return render('{banner}\n{standings}\n<section id="tables" data-tiles><h2>Tables '
-                  '<span class="range">{range}</span></h2>\n<div id="cards">\n{cards}\n'
-                  '</div></section>\n{latest}', banner=banner(night.trouble),
-                  standings=standings(night), cards=cards, latest=latest(night),
-                  range=tile_range(start, end, len(tables)))
-
-
-def tile_range(start: int, end: int, count: int) -> Html:
-    """``7-12 of 20`` (as app.js writes it too); nothing when every tile fits one page."""
-    if count <= PER_PAGE:
-        return render("")
-    return render("{first}-{last} of {count}", first=start + 1, last=min(end, count),
-                  count=count)
+    elsewhere = shown is not None and shown.section != "tables"
+    return render('{banner}\n{standings}\n<section id="tables" data-tiles{hidden}><h2>'
+                  'Tables <span class="range">{range}</span></h2>\n<div id="cards" '
+                  'class="tiles">\n{cards}\n</div></section>\n{next}\n{latest}',
+                  banner=banner(night.trouble), standings=standings(night), cards=cards,
+                  hidden=HIDDEN if elsewhere else EMPTY, range=tile_range(start, end, len(tables)),
+                  next=next_round(night, *window("next-round", len(seated(night)))),
+                  latest=latest(night))
 
 
 def join_us(url: str) -> Html:

@@ -32,10 +32,12 @@ from typing import Any
 
 from PIL import Image
 
+from firmware_host import next_round
 from firmware_host.config import Config
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal, JournalError
 from firmware_host.menu import DiceEntry, Menu, confirm
+from firmware_host.next_round import NextRound
 from firmware_host.referee.game_menu import game_menu, long_press, standings_notice, why_no_undo
 from firmware_host.referee.later_log import LaterLog
 from firmware_host.referee.new_game import game_choice
@@ -96,6 +98,8 @@ class Referee:
         self.timers = Timers()
         self._changed = True  # the screen has changed since the last frame
         self._later = LaterLog(log)  # INFO lines, written once the frame is out
+        # at a game night, the seat the host gave this table for the next round
+        self.next_round = NextRound(next_round.beside(journal.path))
         if game is None:
             self.open_game_choice()
         else:
@@ -141,6 +145,10 @@ class Referee:
         shown = self.table.shown_message() if self.table is not None and not self.pages else None
         self._changed |= self.timers.pager.on(now, shown)
         missing = self.table.missing() if self.table is not None else frozenset()
+        between = self.table is None or self.table.game.is_over
+        if between and (line := self.next_round.look(now)):
+            self.say(line)
+            self._changed = True
         if self.timers.unseen.on(now, missing) and self.table is not None:
             suspected = sorted(self.timers.unseen.suspected)
             self.table.suspects = tuple(
@@ -149,7 +157,10 @@ class Referee:
             for text in self.table.suspects:
                 log.warning("%s", text)
             self._changed = True
-        return self.timers.due()
+        due = self.timers.due()
+        if between:  # look for the next round's seat again
+            due = min(due, self.next_round.due) if due is not None else self.next_round.due
+        return due
 
     def frame(self) -> Image.Image | None:
         """The new screen, or None when nothing changed since the last."""

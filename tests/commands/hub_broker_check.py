@@ -76,6 +76,8 @@ def main() -> None:
         print("table-2 with a wrong password:", login(8883, "table-2", "guess", ca))
         print("table-2 without TLS on 8883:", login(8883, "table-2", password, None))
         print("the hub on the plain listener:", login(1883, "night_hub", hub, None))
+        host = Path("/etc/table-companion/host-password").read_text().strip()
+        print("the host on the plain listener:", login(1883, "night_host", host, None))
     finally:
         broker.terminate()
         _, errors = broker.communicate(timeout=10)

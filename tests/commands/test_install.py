@@ -155,6 +155,7 @@ def test_install_upgrade_spi_and_uninstall_in_a_throwaway_root(tmp_path: Path) -
     assert "Made the night's certificate authority /etc/mosquitto/certs/night-ca.crt" in hub
     assert "Wrote /etc/table-companion/night/table-2: copy it to Table 2's Pi" in hub
     assert "Added the login table-2 to /etc/mosquitto/table-companion.passwd" in hub
+    assert "Added the login night_host to /etc/mosquitto/table-companion.passwd" in hub
     assert "Installed /etc/systemd/system/table-companion-hub.service" in hub
     assert calls["night-hub"][-2:] == ["systemctl enable --quiet table-companion-hub.service",
                                        "systemctl restart table-companion-hub.service"]
@@ -168,7 +169,8 @@ def test_install_upgrade_spi_and_uninstall_in_a_throwaway_root(tmp_path: Path) -
         "table-2 over TLS with its folder: Success",
         "table-2 with a wrong password: Not authorized",
         "table-2 without TLS on 8883: no answer",
-        "the hub on the plain listener: Success", "exit 0"]
+        "the hub on the plain listener: Success",
+        "the host on the plain listener: Success", "exit 0"]
     published = out["night-publish"]
     assert published.endswith("exit 0\n"), published
     assert "This table publishes as Table 2 (table-2) to mqtts://" in published

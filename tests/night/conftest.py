@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from night_parts import (
     CHROMIUM,
+    HOST_USER,
     HUB_USER,
     MOSQUITTO,
     MOSQUITTO_PASSWD,
@@ -29,7 +30,8 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
     folder = tmp_path / "broker"
     folder.mkdir()
     broker = Broker(folder)
-    broker.write_config([HUB_USER, *(name.lower().replace(" ", "-") for name in TABLE_NAMES)])
+    broker.write_config([HUB_USER, HOST_USER,
+                         *(name.lower().replace(" ", "-") for name in TABLE_NAMES)])
     broker.start()
     yield broker
     broker.stop()

@@ -32,6 +32,7 @@ SBIN = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/usr/local/sbi
 MOSQUITTO = shutil.which("mosquitto", path=SBIN)
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd", path=SBIN)
 HUB_USER = "night_hub"
+HOST_USER = "night_host"
 PASSWORD = "night-pass"
 KEEPALIVE_S = 2
 # The broker drops a silent client after 1.5 keep-alives; mosquitto 2.0 looks about once a

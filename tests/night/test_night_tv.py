@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from night_parts import HUB_USER, ROOT, Broker, Hub, Table, mqtt_client, send, until
+from night_parts import HOST_USER, HUB_USER, ROOT, Broker, Hub, Table, mqtt_client, send, until
 
 from firmware_host.commands.hub import page_address
 from firmware_host.night import topics, tv
 from firmware_host.night.server import phone_page
-from firmware_host.night.topics import Game, Live, Player
+from firmware_host.night.topics import Game, Live, Player, SeatedTable, Seating
 
 SIZES = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})
 SHOTS = ROOT / "build" / "night"
@@ -84,10 +84,22 @@ def crowded(tmp_path: Path) -> Iterator[Hub]:
     folder = tmp_path / "broker"
     folder.mkdir()
     broker = Broker(folder)
-    broker.write_config([HUB_USER, *(f"table-{n}" for n in range(1, TABLES + 1))])
+    broker.write_config([HUB_USER, HOST_USER, *(f"table-{n}" for n in range(1, TABLES + 1))])
     broker.start()
-    hub = Hub(tmp_path, broker).start()
-    now = datetime.now().astimezone()
+    hub = Hub(tmp_path, broker)
+    try:
+        hub.start()
+        tell(broker, datetime.now().astimezone())
+        until(lambda: len(hub.results()) == TABLES, 15, "every table's game at the hub")
+        yield hub
+    finally:
+        if hub.tool is not None:
+            hub.tool.stop()
+        broker.stop()
+
+
+def tell(broker: Broker, now: datetime) -> None:
+    """Each table's status, finished game and live game, sent as its own login."""
     at = now.isoformat(timespec="seconds")
     for n in range(1, TABLES + 1):
         client = mqtt_client(broker, f"table-{n}")
@@ -97,11 +109,6 @@ def crowded(tmp_path: Path) -> Iterator[Hub]:
         send(client, topics.live_topic(f"table-{n}"), topics.live_payload(live(n, at)))
         client.loop_stop()
         client.disconnect()
-    until(lambda: len(hub.results()) == TABLES, 15, "every table's game at the hub")
-    yield hub
-    if hub.tool is not None:
-        hub.tool.stop()
-    broker.stop()
 
 
 def shown_tables(page: Any) -> list[str]:
@@ -122,7 +129,7 @@ def test_twenty_tables_fit_in_large_type_a_page_at_a_time(
     assert first == [f"table-table-{n}" for n in (1, 10, 11, 12)]  # by name
     assert page.locator("#tables .range").inner_text() == "1-4 of 20"
     seen = set(first)
-    for _ in range(TABLES // tv.PER_PAGE):
+    for _ in range(TABLES // tv.TILES):
         page.clock.run_for(tv.CYCLE_S * 1000)
         seen |= set(shown_tables(page))
         check_readable(page, size)
@@ -149,6 +156,37 @@ def check_readable(page: Any, size: dict[str, int]) -> None:
     join = page.locator(".join").bounding_box()
     standings = page.locator("#standings tbody tr:visible").last.bounding_box()
     assert standings["y"] + standings["height"] <= join["y"], "the QR code covers no leader"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_a_seating_of_twenty_tables_of_eight_comes_round_and_fits(
+        browser: Any, crowded: Hub, size: dict[str, int]) -> None:
+    seating = Seating(tuple(
+        SeatedTable(str(n), "Centennial", tuple(f"{NAMES[k][:6]}{n:02d}" for k in range(8)))
+        for n in range(1, TABLES + 1)), datetime.now().astimezone().isoformat())
+    host = mqtt_client(crowded.broker, HOST_USER)
+    send(host, topics.SEATING, topics.seating_payload(seating))
+    host.loop_stop()
+    until(lambda: crowded.night()["seating"]["tables"], 10, "the seating at the hub")
+    page = browser.new_page(viewport=size)
+    page.clock.install()
+    page.goto(crowded.url + "tv", wait_until="domcontentloaded")
+    page.wait_for_function("document.getElementById('link').textContent === 'live'",
+                           timeout=10_000)
+    seen: set[str] = set()
+    for _ in range(2 * TABLES // tv.TILES):
+        page.clock.run_for(tv.CYCLE_S * 1000)
+        if page.locator("#next-round").is_visible():
+            assert not page.locator("#tables").is_visible()
+            seen |= set(page.eval_on_selector_all("#next-round article:not([hidden])",
+                                                  "tiles => tiles.map(t => t.id)"))
+            check_readable(page, size)
+            if len(seen) == tv.TILES:
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SHOTS / f"tv-next-round-{size['width']}x"
+                                                 f"{size['height']}.png"))
+    assert len(seen) == TABLES, "every table of the next round comes round"
+    page.close()
 
 
 def test_without_javascript_the_pages_turn_by_reloading(browser: Any, crowded: Hub) -> None:

@@ -124,3 +124,45 @@ def test_any_value_in_a_players_field_of_a_game_is_checked(key: str, value: obje
     except BadMessage:
         return
     assert topics.parse("tc/table-2/game/7", topics.game_payload(game)) == game
+
+
+SEATING = topics.Seating((
+    topics.SeatedTable("3", "Centennial", ("Ann", "Bob", "Cy")),
+    topics.SeatedTable("Table 4", "Sequence Dice", ("Dee", "Eve", "Fay", "Gus"),
+                       (("Dee", "Fay"), ("Eve", "Gus"))),
+    topics.SeatedTable("5", "Dalmatian", ())), "2026-11-24T22:00:00+01:00")
+
+
+def test_the_seating_parses_back_and_names_each_tables_line() -> None:
+    assert topics.parse(topics.SEATING, topics.seating_payload(SEATING)) == SEATING
+    assert topics.parse(topics.SEATING, b"") == topics.NO_SEATING
+    assert SEATING.at_table("table-3") == SEATING.tables[0]
+    assert SEATING.tables[0].line() == "Next round: table 3 with Ann, Bob, Cy"
+    assert SEATING.at_table("table-4") == SEATING.tables[1]
+    assert SEATING.tables[1].line() == "Next round: table 4 with Dee, Eve, Fay, Gus"
+    assert SEATING.at_table("table-5") is None  # nobody sits there
+    assert SEATING.at_table("table-33") is None
+
+
+@pytest.mark.parametrize("change, why", [
+    (lambda d: d["tables"][0]["players"].append("Dee"), "a player sits at two tables"),
+    (lambda d: d["tables"][0]["players"].append("Ann"), "a player sits twice"),
+    (lambda d: d["tables"][1]["teams"].pop(), "teams must give each player's team"),
+    (lambda d: d["tables"][0].update(name="\u202eevil"), "name must be a name"),
+    (lambda d: d["tables"][0].update(game=""), "game must be a name of 1 to"),
+    (lambda d: d.update(tables=[{"name": "1", "game": "x", "players": []}] * 65),
+     "tables has more than 64 items"),
+    (lambda d: d.update(extra=[[] for _ in range(200)]), "more than 194 lists and objects"),
+    (lambda d: d["tables"][0]["players"].append([["deep"]]), "nested more than 4 deep"),
+    (lambda d: d.update(at="tonight"), "at must be a time"),
+])
+def test_a_seating_that_breaks_the_contract_is_refused(change: object, why: str) -> None:
+    data = json.loads(topics.seating_payload(SEATING))
+    change(data)  # type: ignore[operator]
+    with pytest.raises(BadMessage, match=why):
+        topics.parse(topics.SEATING, json.dumps(data).encode())
+
+
+def test_no_other_topic_under_the_nights_own_is_taken() -> None:
+    with pytest.raises(BadMessage, match="not a table's topic"):
+        topics.parse("tc/_night/other", topics.seating_payload(SEATING))

@@ -13,16 +13,33 @@
       if (tv) { turn(0); }
     });
   }
-  take("state", function (data) { document.getElementById("main").innerHTML = data.html; });
-  take("results", function (data) {
-    Object.keys(data).forEach(function (id) {  // the page's own parts of the results
+  take("state", function (data) {
+    document.getElementById("main").innerHTML = data.html;
+    known = finished();  // a stream (re)started: what it shows is not news
+    tables();
+  });
+  function parts(data) {  // the parts of this page among those sent (by their ids)
+    Object.keys(data).forEach(function (id) {
       var old = document.getElementById(id);
       if (old) { old.outerHTML = data[id]; }
     });
+  }
+  take("results", function (data) {
+    parts(data);
+    var now = finished();
+    Object.keys(now).forEach(function (key) {
+      if (!(key in known)) { say("Game over: " + now[key]); }
+    });
+    known = now;
   });
+  take("seating", parts);
   take("card", function (data) {
     var old = document.getElementById("table-" + data.id);
-    if (old) { old.outerHTML = data.html; return; }
+    if (old) { old.outerHTML = data.html; } else { insert(data); }
+    tables();
+    if (mine && data.id === mine.value) { turnAtMine(); }
+  });
+  function insert(data) {
     var cards = document.getElementById("cards");
     var empty = cards.querySelector(".empty");
     if (empty) { empty.remove(); }
@@ -31,7 +48,7 @@
     });
     if (after) { after.insertAdjacentHTML("beforebegin", data.html); }
     else { cards.insertAdjacentHTML("beforeend", data.html); }
-  });
+  }
   take("banner", function (data) {
     document.getElementById("banner").outerHTML = data.html;
   });
@@ -53,6 +70,60 @@
   source.onerror = function () {
     link.textContent = "reconnecting…"; link.className = "link down";
   };
+
+  // For a screen reader (the news region is aria-live): every finished game, and whose
+  // turn it is at the player's own table, chosen here and remembered by this browser
+  var news = document.getElementById("news");
+  var mine = document.getElementById("mine");
+  var KEPT = "table-companion.mine";
+  var known = finished();
+  var lastTurn = "";
+  function say(text) {
+    if (!news) { return; }
+    var line = document.createElement("p");
+    line.textContent = text;
+    news.appendChild(line);
+    while (news.children.length > 5) { news.removeChild(news.firstChild); }
+  }
+  function finished() {  // data-game key: the game's words, for every game on the page
+    var games = {};
+    Array.prototype.forEach.call(document.querySelectorAll("#games li[data-game]"),
+      function (item) {
+        games[item.dataset.game] = item.innerText.trim().replace(/\s*\n\s*/g, ": ");
+      });
+    return games;
+  }
+  function tableName(card) {
+    return card.querySelector("h3").firstChild.textContent.trim();
+  }
+  function tables() {  // the choice follows the tables on the page
+    if (!mine) { return; }
+    var chosen = mine.value || localStorage.getItem(KEPT) || "";
+    while (mine.options.length > 1) { mine.remove(1); }
+    Array.prototype.forEach.call(document.querySelectorAll("#cards .card"), function (card) {
+      mine.add(new Option(tableName(card), card.id.slice("table-".length)));
+    });
+    mine.value = chosen;
+    if (mine.value !== chosen) { mine.value = ""; }
+  }
+  function turnAtMine() {
+    var card = document.getElementById("table-" + mine.value);
+    if (!card) { return; }
+    var turn = card.querySelector(".game .turn");
+    var dice = card.querySelector(".dice .words");
+    var text = tableName(card) + ": " + (turn ? turn.textContent : "no game") +
+      (dice ? ", " + dice.textContent : "");
+    if (text !== lastTurn) { lastTurn = text; say(text); }
+  }
+  if (mine) {
+    tables();
+    document.getElementById("mine-choice").hidden = false;
+    mine.addEventListener("change", function () {
+      localStorage.setItem(KEPT, mine.value);
+      lastTurn = "";
+      turnAtMine();
+    });
+  }
 
   // The TV: each section's tiles (tables, then the next round) a page at a time, in turn
   var perPage = Number(document.body.dataset.perPage) || 6;

@@ -1,0 +1,148 @@
+"""The night's page for a screen reader, in a real headless Chromium against a real hub:
+landmarks and headings in order, tables with headers, dice as words, the turn said in words
+as well as colour, and a polite live region that announces finished games and whose turn
+it is at the player's own table (chosen on the page, remembered by the browser), read from
+Chromium's accessibility tree; and axe-core (vendored in ``tests/night/axe/``) finds no
+serious or critical violation on the page or the TV.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from night_parts import PHONE, Hub, Table, until
+
+from firmware_host.journal import Journal
+from games.core import Phase
+from games.dalmatian import Dalmatian
+
+AXE = Path(__file__).parent / "axe" / "axe.min.js"
+BEN_MID_TURN = ("roll 6-6-6-6-6", "roll 1-1-1-1-1", "roll 3-4", "roll 1-1-2-5-6")
+
+
+def mid_turn(table: Table) -> None:
+    """Table 1 in a Dalmatian game: Ben to move, his dice 1-1-2-4-4 after a reroll."""
+    with Journal.open(table.journal) as journal:
+        game = Dalmatian.new(2, ["Ann", "Ben"], rounds=1)
+        journal.start(game)
+        for action in BEN_MID_TURN:
+            journal.apply(game, action)
+        journal.apply(game, "reroll 5-6", "roll 4-4")
+
+
+def play_out(table: Table) -> None:
+    with Journal.open(table.journal) as journal:
+        game = journal.resume()
+        assert isinstance(game, Dalmatian)
+        rng = random.Random(3)
+        while not game.is_over:
+            if game.phase is Phase.ROLL:
+                dice = "-".join(str(rng.randint(1, 6)) for _ in range(game.dice_wanted))
+                journal.apply(game, f"roll {dice}")
+            else:
+                journal.apply(game, "stop")
+
+
+def news(page: Any) -> str:
+    return str(page.locator("#news").aria_snapshot())
+
+
+def test_the_live_region_announces_the_turn_at_my_table_and_a_finished_game(
+        browser: Any, hub: Hub, tables: list[Table]) -> None:
+    table = tables[0]
+    mid_turn(table)
+    table.publish()
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(hub.url, wait_until="domcontentloaded")
+    page.wait_for_selector("#mine option[value='table-1']", state="attached", timeout=10_000)
+    live = page.locator("#news")
+    assert live.get_attribute("aria-live") == "polite"
+    assert news(page) == '- log "News"'  # nothing announced before anything happened
+    page.select_option("#mine", "table-1")
+    until(lambda: "Ben to move" in news(page), 5, "the turn at my table announced")
+    assert news(page) == ('- log "News":\n'
+                          '  - paragraph: "Table 1: Ben to move, dice one, one, two, four, four"')
+
+    play_out(table)
+    until(lambda: "Game over" in news(page), 10, "the finished game announced")
+    said = news(page)
+    assert re.search(r'paragraph: "Game over: Dalmatian · Table 1: 1\. (Ann|Ben) \d+, '
+                     r'2\. (Ann|Ben) -?\d+"', said), said
+    assert "Table 1: game over" in said  # the turn at my table: the game is over
+
+    page.reload(wait_until="domcontentloaded")
+    page.wait_for_selector("#mine option[value='table-1']", state="attached", timeout=10_000)
+    assert page.locator("#mine").input_value() == "table-1", "remembered by the browser"
+    assert news(page) == '- log "News"', "old games are not news after a reload"
+    context.close()
+
+
+def test_landmarks_headings_tables_and_dice_read_in_order(
+        browser: Any, hub: Hub, tables: list[Table]) -> None:
+    tables[1].play()
+    mid_turn(tables[0])
+    for table in tables[:2]:
+        table.publish()
+    page = browser.new_page(viewport=PHONE)
+    page.goto(hub.url, wait_until="domcontentloaded")
+    page.wait_for_selector("#table-table-1 .dice", timeout=10_000)
+    until(lambda: page.locator("#games li").count() >= 1, 10, "a finished game")
+    tree = page.locator("body").aria_snapshot()
+    landmarks = [line.strip() for line in tree.splitlines()
+                 if re.match(r"\s*- (banner|main|contentinfo)\b", line)]
+    assert [mark.split(":")[0] for mark in landmarks] == ["- banner", "- main",
+                                                          "- contentinfo"]
+    levels = [int(level) for level in re.findall(r"heading .*\[level=(\d)\]", tree)]
+    assert levels[0] == 1 and levels.count(1) == 1
+    assert all(b <= a + 1 for a, b in pairwise(levels)), levels
+    assert 'columnheader "Player"' in tree and 'columnheader "Won"' in tree
+    card = page.locator("#table-table-1").aria_snapshot()
+    assert "dice one, one, two, four, four" in card
+    assert "⚀" not in card  # the faces are for the eye
+    assert re.search(r"listitem: Ben ?, to play 0", card)  # the turn in words, not colour
+    assert "online" in card
+    page.close()
+
+
+def violations(page: Any) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => {
+      const result = await axe.run(document, {resultTypes: ["violations"]});
+      return result.violations.map(v => ({id: v.id, impact: v.impact,
+                                          nodes: v.nodes.map(n => n.target.join(" "))}));
+    }""")
+    return [f"{v['id']} ({v['impact']}): {v['nodes'][:3]}" for v in found
+            if v["impact"] in ("serious", "critical")]
+
+
+def test_axe_finds_no_serious_violation(browser: Any, hub: Hub, tables: list[Table]) -> None:
+    tables[1].play()
+    mid_turn(tables[0])
+    for table in tables[:2]:
+        table.publish()
+    # axe is injected as a script, which the page's own policy would refuse
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)
+    page = context.new_page()
+    page.goto(hub.url, wait_until="domcontentloaded")
+    page.wait_for_selector("#table-table-1 .dice", timeout=10_000)
+    until(lambda: page.locator("#games li").count() >= 1, 10, "a finished game")
+    page.select_option("#mine", "table-1")
+    assert violations(page) == []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert violations(page) == [], scheme
+    page.evaluate("""() => { const img = document.createElement("img");
+                             img.src = "/app.css"; document.body.append(img); }""")
+    assert any(v.startswith("image-alt (critical)") for v in violations(page)), \
+        "axe runs: an image without words is found"
+    tv = context.new_page()
+    tv.set_viewport_size({"width": 1920, "height": 1080})
+    tv.goto(hub.url + "tv", wait_until="domcontentloaded")
+    tv.wait_for_selector("#table-table-1 .dice", timeout=10_000)
+    assert violations(tv) == []
+    context.close()
