@@ -24,6 +24,7 @@ from firmware_host.night.mqtt import Link
 from firmware_host.night.notify import notify
 from firmware_host.night.server import NightServer
 from firmware_host.night.signals import stop_event
+from firmware_host.night.site import Site
 from firmware_host.night.store import Store
 from firmware_host.night.watch import Watch
 
@@ -82,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
     link = Link(broker, args.user, password, keepalive=args.keepalive, log=log)
     listener = Listener(store, link, broadcast)
     watch = Watch(listener, args.keepalive)
-    server = NightServer((host, port), watch.night, lambda: listener.rejected, broadcast)
+    site = Site(store, watch.night, lambda: listener.rejected)
+    server = NightServer((host, port), site, broadcast)
     try:
         server.start()
     except OSError as err:
