@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from PIL import Image
@@ -235,7 +236,7 @@ class Referee:
         self.timers.tumble.land()
         table = self.table
         before = table.before_throw()
-        landed = table.throw(dice, self._play)
+        landed = table.throw(dice, partial(self._play, source=source))
         if landed is None:
             return
         table.told = table.throw_notice(before, dice)
@@ -255,13 +256,14 @@ class Referee:
 
     # -- playing ------------------------------------------------------------------------
 
-    def _play(self, *actions: Any) -> bool:
-        """Apply ``actions`` (all or none) and commit them. On refusal, or a write that
-        failed (the journal then took them back), the reason goes on the screen."""
+    def _play(self, *actions: Any, source: str | None = None) -> bool:
+        """Apply ``actions`` (all or none) and commit them, a throw among them noted as from
+        ``source``. On refusal, or a write that failed (the journal then took them back),
+        the reason goes on the screen."""
         assert self.table is not None
         game = self.table.game
         try:
-            played = self.journal.apply(game, *actions)
+            played = self.journal.apply(game, *actions, source=source)
         except (GameError, UsageError) as err:
             if isinstance(err, JournalError):  # a write that failed, not a refusal
                 log.error("%s", err)

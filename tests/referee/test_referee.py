@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -279,6 +280,17 @@ def test_physical_dice_are_typed_in_with_the_controls(table: Table) -> None:
     table.press(Control.UP, Control.SELECT, Control.SELECT)  # ... make it 2; die 5: 1
     assert str(table.game.history[-1]) == "roll 3-6-1-2-1"
     assert isinstance(table.send(), GameView)
+
+
+def test_the_journal_notes_where_each_throw_came_from(table: Table) -> None:
+    start_dalmatian(table)
+    table.press(Control.SELECT, *[Control.SELECT] * 5)  # typed in: 1-1-1-1-1
+    table.send(DiceRolled((3, 3, 3, 3, 3), "serial"))
+    table.roll(*[2] * table.game.dice_wanted)
+    with closing(sqlite3.connect(table.journal.path)) as db:
+        rows = db.execute("SELECT action, source FROM actions ORDER BY seq").fetchall()
+    assert [source for _, source in rows] == ["manual", "serial", "button"]
+    assert rows[0] == ("roll 1-1-1-1-1", "manual")
 
 
 def test_undo_asks_first_and_takes_back_the_last_action(table: Table) -> None:
