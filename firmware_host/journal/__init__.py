@@ -410,6 +410,11 @@ class Journal:
         if problem not in self.problems:
             self.problems.append(problem)
 
+    @property
+    def game_id(self) -> int | None:
+        """The number of the latest game (being played or just finished), None if none."""
+        return None if self._current is None else self._current.id
+
     # -- playing --------------------------------------------------------------------------
 
     def start(self, state: GameState[Any]) -> int:

@@ -37,7 +37,13 @@ from firmware_host.config import Config
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal, JournalError
 from firmware_host.menu import DiceEntry, Menu, confirm
-from firmware_host.referee.game_menu import game_menu, long_press, standings_notice, why_no_undo
+from firmware_host.referee.game_menu import (
+    game_menu,
+    game_over_notice,
+    long_press,
+    standings_notice,
+    why_no_undo,
+)
 from firmware_host.referee.later_log import LaterLog
 from firmware_host.referee.new_game import game_choice
 from firmware_host.referee.page_stack import PageStack
@@ -272,6 +278,9 @@ class Referee:
         self._later.info("%s: %s", game.TITLE, ", ".join(map(str, played)))
         self.table.played(actions)
         self._sound("game over" if game.is_over else "accepted")
+        night, game_id = self.config.night, self.journal.game_id
+        if game.is_over and night is not None and game_id is not None:
+            self.pages.notice = game_over_notice(game, night.game_url(game_id))
         return True
 
     def _attach(self, game: GameState[Any]) -> None:
