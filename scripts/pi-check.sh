@@ -5,6 +5,10 @@
 #
 #   scripts/pi-check.sh ROOT OUT [--tests-only] [PYTEST-ARGS...]
 #
+# PI_UNAME_MACHINE=aarch64: a 32-bit system on a 64-bit kernel (Raspberry Pi OS 32-bit on a Pi
+# 3, 4 or 5 boots one by default), which qemu-arm cannot be: uname, and Python's os.uname (so
+# pip's platform_machine marker), then say aarch64 where qemu-arm says armv7l.
+#
 # ROOT: made by debootstrap (docs/pi-check.md), e.g. /work/rootfs/trixie-arm64; it is made to
 # look like a Pi (a /proc/device-tree/model). OUT: a folder for each step's output and
 # summary.txt. PYTEST-ARGS: what ./test.sh runs inside (a subset: the whole suite is slow
@@ -38,6 +42,22 @@ mount --bind /dev "$root/dev"
 mount -t devpts devpts "$root/dev/pts" -o newinstance,ptmxmode=0666  # the tests' ptys
 mount --bind "$root/dev/pts/ptmx" "$root/dev/ptmx"
 mount -t tmpfs tmpfs "$root/tmp"
+if [ -n "${PI_UNAME_MACHINE:-}" ]; then  # over uname and Python's sitecustomize, here alone
+    kernel=$root/run/kernel
+    mkdir -p "$kernel" && mount -t tmpfs tmpfs "$kernel"
+    cp "$root/usr/bin/uname" "$kernel/uname.real"
+    printf '#!/bin/sh\n/run/kernel/uname.real "$@" | sed "s/armv7l/%s/"\n' "$PI_UNAME_MACHINE" \
+        >"$kernel/uname"
+    chmod 0755 "$kernel/uname"
+    mount --bind "$kernel/uname" "$root/usr/bin/uname"
+    for site in "$root"/etc/python3.*/sitecustomize.py; do
+        copy=$kernel/${site//\//_}
+        { cat "$site"; printf 'import os\n_uname = os.uname\n'
+          printf 'os.uname = lambda: os.uname_result((*_uname()[:4], "%s"))\n' \
+              "$PI_UNAME_MACHINE"; } >"$copy"
+        mount --bind "$copy" "$site"
+    done
+fi
 mount -t tmpfs tmpfs "$root/mnt/src"
 git clone -q --bare "$repo" "$root/mnt/src/clone.git"  # what is committed, as a remote
 cp -a "$repo/scripts" "$root/mnt/src/"
@@ -63,8 +83,9 @@ step() {
 as_root sh -c 'id -u pi >/dev/null 2>&1 || useradd --create-home --shell /bin/bash pi'
 chown -R "$(as_root id -u pi)" "$root/mnt/src/clone.git"  # git clones only its owner's
 {
-    printf 'machine: %s, userland %s, %s\n' "$(as_root uname -m)" \
-        "$(as_root dpkg --print-architecture)" "$(as_root python3 -V)"
+    printf 'machine: %s, userland %s, %s; Python says %s\n' "$(as_root uname -m)" \
+        "$(as_root dpkg --print-architecture)" "$(as_root python3 -V)" \
+        "$(as_root python3 -c 'import platform; print(platform.machine())')"
     printf 'compilers: %s\n' "$(as_root sh -c 'command -v gcc cc swig rustc cargo' || echo none)"
     printf 'model: %s\n' "$(tr -d '\0' <"$root/proc/device-tree/model")"
 } | tee -a "$out/summary.txt"
