@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from firmware_host.errors import UsageError
 from firmware_host.night.credentials import read_secret
-from firmware_host.night.topics import HUB_PORT, parse_broker, table_id
+from firmware_host.night.topics import HUB_PORT, parse_broker, short_path, table_id
 from games import game_class
 from games.core import Setup
 from games.errors import OptionError, UnknownGameError
@@ -116,6 +116,10 @@ class NightConfig:
     @property
     def page_url(self) -> str:
         return self.page or f"http://{parse_broker(self.broker).host}:{HUB_PORT}/"
+
+    def game_url(self, game_id: int) -> str:
+        """The short address of this table's finished game ``game_id`` on the hub's page."""
+        return self.page_url.rstrip("/") + short_path(self.table_id, game_id)
 
     def password(self) -> str:
         """The broker password from :attr:`credentials` (checked as :func:`read_secret`)."""

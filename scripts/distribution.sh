@@ -16,6 +16,11 @@ wheel_machine() {
     esac
 }
 
+# Whether this userland is 32-bit ARM, for which the index lacks many wheels.
+arm32_userland() {
+    case $(wheel_machine) in armv6l|armv7l) return 0 ;; *) return 1 ;; esac
+}
+
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
 # Whether the distribution's archive offers a package (only Raspberry Pi OS's has python3-lgpio).
@@ -41,7 +46,5 @@ gpio_package() {
 
 # Pillow and cbor2 (luma.core's) from the distribution where the index has no wheel of them.
 imaging_packages() {
-    case $(wheel_machine) in
-        armv7l|armv6l) echo python3-pil python3-cbor2 ;;
-    esac
+    if arm32_userland; then echo python3-pil python3-cbor2; fi
 }

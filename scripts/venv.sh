@@ -54,8 +54,12 @@ ensure_venv() {
     if on_raspberry_pi && [ -z "$gpio" ]; then extras=${extras:+$extras,}pi; fi
     stamp=.venv/.installed${extras:+-$extras}
     if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-        echo "Installing table-companion${extras:+[$extras]} into .venv ..." >&2
-        .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${extras:+[$extras]}"
+        # dev's tools that have 64-bit wheels only (decided here: pip's markers see the
+        # kernel's machine, aarch64 under a 32-bit system on a 64-bit kernel)
+        local wanted=$extras
+        if [[ ,$extras, == *,dev,* ]] && ! arm32_userland; then wanted+=,dev-64bit; fi
+        echo "Installing table-companion${wanted:+[$wanted]} into .venv ..." >&2
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${wanted:+[$wanted]}"
         touch "$stamp" .venv/.installed  # with extras, the project alone is in too
     fi
 }

@@ -29,7 +29,7 @@ from firmware_host.commands import (
     not_yours,
 )
 from firmware_host.errors import UsageError
-from firmware_host.journal import Journal, PlayedGame, standings
+from firmware_host.journal import Journal, PlayedGame, Throw, standings
 from firmware_host.night.follow import as_game
 from firmware_host.night.results import csv_text
 
@@ -54,7 +54,7 @@ def night_argument(text: str) -> date:
 
 def run(args: argparse.Namespace) -> int:
     path = journal_to_read(args)
-    games, problems, earlier, _ = read_games(path)
+    games, problems, earlier, _, _ = read_games(path)
     print(f"table-companion export: reading {path}", file=sys.stderr)
     for line in problems + earlier:  # one line each, and the good games still go out
         print(f"table-companion export: {path}: {line}", file=sys.stderr)
@@ -100,11 +100,14 @@ class Reading(NamedTuple):
     problems: list[str]  # found now
     earlier: list[str]  # games set aside before
     actions: dict[int, list[str]]  # game id -> actions, for the games asked to replay
+    throws: dict[int, list[Throw]]  # game id -> throws with their source, when asked
 
 
-def read_games(path: Path, command: str = "export", replay: Container[str] = ()) -> Reading:
-    """The finished games, the problems found now and the games set aside before, and the
-    actions of each finished game of the games named in ``replay`` (registry names)."""
+def read_games(path: Path, command: str = "export", replay: Container[str] = (),
+               throws: bool = False) -> Reading:
+    """The finished games, the problems found now and the games set aside before, the
+    actions of each finished game of the games named in ``replay`` (registry names), and
+    each game's throws if asked."""
     try:
         readable = not path.exists() or os.access(path, os.R_OK)
     except PermissionError:  # a folder this user may not look into (/var/lib/...: 0750)
@@ -115,6 +118,7 @@ def read_games(path: Path, command: str = "export", replay: Container[str] = ())
         with Journal.open_existing(path) as journal:
             games = journal.finished_games()
             actions = {game.id: journal.actions(game) for game in games if game.game in replay}
+            thrown = {game.id: journal.throws(game) for game in games} if throws else {}
             problems = [str(problem) for problem in journal.problems]
             earlier = [f"game #{game_id} was set aside ({reason})"
                        for game_id, reason in journal.set_aside()]
@@ -122,7 +126,7 @@ def read_games(path: Path, command: str = "export", replay: Container[str] = ())
         if not os.access(path.parent, os.W_OK):  # SQLite's log needs the folder writable
             raise UsageError(not_yours(path, command)) from None
         raise
-    return Reading(games, problems, earlier, actions)
+    return Reading(games, problems, earlier, actions, thrown)
 
 
 def as_json(games: list[PlayedGame]) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from firmware_host.night.mqtt import Link
 from firmware_host.night.notify import notify
 from firmware_host.night.server import NightServer
 from firmware_host.night.signals import stop_event
+from firmware_host.night.site import Site
 from firmware_host.night.store import Store
 from firmware_host.night.watch import Watch
 
@@ -87,8 +88,8 @@ def run(args: argparse.Namespace) -> int:
     link = Link(broker, args.user, password, keepalive=args.keepalive, log=log)
     listener = Listener(store, link, broadcast)
     watch = Watch(listener, args.keepalive)
-    server = NightServer((host, port), watch.night, lambda: listener.rejected, broadcast,
-                         page_url=args.page or "")
+    site = Site(store, watch.night, lambda: listener.rejected)
+    server = NightServer((host, port), site, broadcast, page_url=args.page or "")
     try:
         server.start()
     except OSError as err:

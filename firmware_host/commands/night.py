@@ -200,7 +200,7 @@ def demo_game(journal: Journal, names: tuple[str, ...], rng: random.Random,
             action = Stop()
         else:
             action = rng.choice([a for a in game.legal_actions() if not isinstance(a, Stop)])
-        journal.apply(game, action)
+        journal.apply(game, action, source="button")  # generated as the button does
     return True
 
 

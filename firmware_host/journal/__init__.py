@@ -51,13 +51,15 @@ from firmware_host.journal.schema import (
     APPLICATION_ID,
     MIGRATIONS,
     SCHEMA_VERSION,
+    SOURCES,
+    UNKNOWN_SOURCE,
     hash_existing_rows,
 )
 from firmware_host.journal.snapshots import SNAPSHOT_EVERY, Snapshots
 from firmware_host.journal.threads import IDLE_CHECKPOINT_S, Checkpointer
 from firmware_host.journal.wal import LogDamage, Shown, inspect, recover
 from games import game_class
-from games.core import GameState, Result, Setup
+from games.core import GameState, Result, Roll, Setup
 from games.errors import GameError, GameOverError
 
 Clock = Callable[[], datetime]
@@ -69,12 +71,15 @@ PLAY_BUSY_MS = 50  # how long a write waits for another program's lock while a g
 __all__ = [
     "APPLICATION_ID",
     "SCHEMA_VERSION",
+    "SOURCES",
+    "UNKNOWN_SOURCE",
     "Journal",
     "JournalError",
     "PlayedGame",
     "PlayerResult",
     "Problem",
     "Standing",
+    "Throw",
     "night_of",
     "places",
     "standings",
@@ -109,6 +114,15 @@ class PlayedGame:
     @property
     def night(self) -> date:
         return night_of(self.started)
+
+
+@dataclass(frozen=True)
+class Throw:
+    """One throw of a game: its dice, and where they came from (:data:`SOURCES`, or
+    :data:`UNKNOWN_SOURCE`)."""
+
+    dice: tuple[int, ...]
+    source: str
 
 
 @dataclass(frozen=True)
@@ -158,18 +172,21 @@ class _Current:
     matched: Setup | None = None  # the state's Setup once found equal to ``setup``
 
 
-INSERT_ACTION = "INSERT INTO actions (game_id, seq, action, at, hash) VALUES (?, ?, ?, ?, ?)"
+INSERT_ACTION = ("INSERT INTO actions (game_id, seq, action, at, hash, source) "
+                 "VALUES (?, ?, ?, ?, ?, ?)")
+ActionRow = tuple[int, int, str, str, str, str | None]
 
 
-def _chained(game_id: int, last: str, first: int, actions: Sequence[Any],
-             now: str) -> tuple[list[tuple[int, int, str, str, str]], str]:
+def _chained(game_id: int, last: str, first: int, actions: Sequence[Any], now: str,
+             source: str | None = None) -> tuple[list[ActionRow], str]:
     """The rows of ``actions`` as numbers ``first``..., each hash chained from the one
-    before (``last`` before the first), and the chain's last hash after them."""
+    before (``last`` before the first), a throw's with its ``source``, and the chain's last
+    hash after them."""
     rows = []
     for seq, action in enumerate(actions, start=first):
         text = str(action)
         last = action_hash(last, seq, text, now)
-        rows.append((game_id, seq, text, now, last))
+        rows.append((game_id, seq, text, now, last, source if isinstance(action, Roll) else None))
     return rows, last
 
 
@@ -393,6 +410,11 @@ class Journal:
         if problem not in self.problems:
             self.problems.append(problem)
 
+    @property
+    def game_id(self) -> int | None:
+        """The number of the latest game (being played or just finished), None if none."""
+        return None if self._current is None else self._current.id
+
     # -- playing --------------------------------------------------------------------------
 
     def start(self, state: GameState[Any]) -> int:
@@ -416,10 +438,15 @@ class Journal:
         self._wrote(state.is_over)
         return game_id
 
-    def apply(self, state: GameState[Any], *actions: Any) -> tuple[Any, ...]:
+    def apply(self, state: GameState[Any], *actions: Any,
+              source: str | None = None) -> tuple[Any, ...]:
         """Play ``actions`` on the current game and commit them together; returns them as
-        played. An illegal one raises the game's IllegalAction and a failed write raises
-        JournalError; either way neither the state nor the file has changed."""
+        played. A throw among them is noted as coming from ``source`` (one of
+        :data:`SOURCES`; None: not known). An illegal one raises the game's IllegalAction
+        and a failed write raises JournalError; either way neither the state nor the file
+        has changed."""
+        if source is not None and source not in SOURCES:
+            raise ValueError(f"dice come from one of {', '.join(SOURCES)}, not {source!r}")
         # a finished game passes the check: its own rules refuse more actions
         current = self._check(state, expect=len(state.history), finished_ok=True)
         before = len(state.history)
@@ -428,7 +455,7 @@ class Journal:
             for action in actions:
                 played.append(state.apply(action))
             now = self._now()
-            rows, last = _chained(current.id, current.last, before + 1, played, now)
+            rows, last = _chained(current.id, current.last, before + 1, played, now, source)
             self._write(rows, state, now, last)
         except BaseException as err:
             self._snapshots.rewind(state, before)
@@ -442,7 +469,7 @@ class Journal:
         self._wrote(state.is_over)
         return tuple(played)
 
-    def _write(self, rows: list[tuple[int, int, str, str, str]], state: GameState[Any],
+    def _write(self, rows: list[ActionRow], state: GameState[Any],
                now: str, last: str) -> None:
         """Write an event's action rows to disk: on disk once it returns. One action that
         does not end the game is a single INSERT, its own transaction (the connection
@@ -638,6 +665,19 @@ class Journal:
         rules (:meth:`finished_games` has checked them against their hashes)."""
         with sqlite_errors(self.path):
             return [str(action) for _, action, _, _ in self._actions(game.id)]
+
+    def throws(self, game: PlayedGame) -> list[Throw]:
+        """A finished game's throws in order, each with where its dice came from
+        (:data:`UNKNOWN_SOURCE` for a throw journaled before sources were noted)."""
+        with sqlite_errors(self.path):
+            rows = self._db.execute("SELECT action, source FROM actions WHERE game_id = ? "
+                                    "ORDER BY seq", (game.id,)).fetchall()
+        found = []
+        for text, source in rows:
+            roll = Roll.parse(text)
+            if roll is not None:
+                found.append(Throw(roll.dice, source if source in SOURCES else UNKNOWN_SOURCE))
+        return found
 
     def data_version(self) -> int:
         """A number that changes whenever another connection commits to the file: a reader

@@ -49,8 +49,9 @@ _FAILURES = {
 
 
 def journal_error(path: Path, err: sqlite3.Error) -> JournalError:
-    """One line for a failed SQLite call: what happened to which file and what to do."""
-    text = str(err)
+    """One line for a failed SQLite call: what happened to which file and what to do
+    (SQLite's own words on one line too: a damaged schema is quoted with its line breaks)."""
+    text = " ".join(str(err).split())
     code = getattr(err, "sqlite_errorcode", None)  # absent on errors of the module itself
     failure = _FAILURES.get(code & 0xFF if code is not None else -1, Failure.OTHER)
     if failure is Failure.CANNOT_OPEN and path.is_dir():

@@ -34,7 +34,7 @@ class Saved:
     """One game read back whole and checked: its rows as they were."""
 
     game: tuple[Any, ...]  # id, setup, started_at, ended_at, outcome, hash, seal, damage
-    actions: list[tuple[Any, ...]]  # seq, action, at, hash
+    actions: list[tuple[Any, ...]]  # seq, action, at, hash, source
     results: list[tuple[Any, ...]]  # seat, score, place
 
 
@@ -61,25 +61,27 @@ def read_back(aside: Path) -> tuple[list[Saved], list[Problem]]:
     db.text_factory = lambda raw: raw.decode("utf-8", "replace")  # a bad byte fails a hash
     with closing(db):
         try:
-            hashed = db.execute("PRAGMA user_version").fetchone()[0] >= 2
+            version = db.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.Error as err:
             return [], [Problem(None, f"nothing could be read back ({err})")]
-        hashes = "hash, seal, damage" if hashed else "NULL, NULL, NULL"
-        action_hash = "hash" if hashed else "NULL"
+        hashes = "hash, seal, damage" if version >= 2 else "NULL, NULL, NULL"
+        action_hash = "hash" if version >= 2 else "NULL"
+        source = "source" if version >= 4 else "NULL"
         for game_id in _game_ids(db):
             try:
                 row = db.execute(f"SELECT id, setup, started_at, ended_at, outcome, {hashes} "
                                  "FROM games WHERE id = ?", (game_id,)).fetchone()
                 if row is None:
                     continue
-                actions = db.execute(f"SELECT seq, action, at, {action_hash} FROM actions "
-                                     "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+                actions = db.execute(f"SELECT seq, action, at, {action_hash}, {source} "
+                                     "FROM actions WHERE game_id = ? ORDER BY seq",
+                                     (game_id,)).fetchall()
                 results = db.execute("SELECT seat, score, place FROM results WHERE "
                                      "game_id = ? ORDER BY seat", (game_id,)).fetchall()
                 if row[4] not in (None, "finished", "abandoned"):  # outside the hashes
                     raise Damaged(f"its outcome {row[4]!r} is unreadable")
                 game = decode_game(row[:6])
-                last = check_chain(game, actions)
+                last = check_chain(game, [action[:4] for action in actions])
                 if row[4] == "finished":
                     check_results(game, last, results, row[6])
             except (Damaged, sqlite3.DatabaseError) as err:
@@ -114,7 +116,7 @@ def restore(db: sqlite3.Connection, saved: list[Saved]) -> None:
     for game in saved:
         db.execute("INSERT INTO games (id, setup, started_at, ended_at, outcome, hash, seal, "
                    "damage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", game.game)
-        db.executemany("INSERT INTO actions (game_id, seq, action, at, hash) "
-                       "VALUES (?, ?, ?, ?, ?)", [(game.game[0], *a) for a in game.actions])
+        db.executemany("INSERT INTO actions (game_id, seq, action, at, hash, source) "
+                       "VALUES (?, ?, ?, ?, ?, ?)", [(game.game[0], *a) for a in game.actions])
         db.executemany("INSERT INTO results VALUES (?, ?, ?, ?)",
                        [(game.game[0], *r) for r in game.results])

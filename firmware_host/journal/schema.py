@@ -14,7 +14,7 @@ from firmware_host.journal.records import action_hash, game_hash, seal_hash
 
 Step = str | Callable[[sqlite3.Connection], None]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 APPLICATION_ID = 0x54434A4C  # "TCJL" in PRAGMA application_id: this file is ours
 
 
@@ -74,4 +74,14 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         # game's hash: a preference of the table, not part of the record
         "ALTER TABLE games ADD COLUMN settings TEXT",
     ),
+    (
+        # where a throw's dice came from (SOURCES); NULL for other actions and for throws
+        # written before version 4. Outside the action's hash: a note about the dice, not
+        # part of the game, so the chains of older rows stay as they were
+        "ALTER TABLE actions ADD COLUMN source TEXT",
+    ),
 )
+
+SOURCES = ("button", "manual", "serial")
+"""The button roller, dice typed in by hand, a roller on the serial line."""
+UNKNOWN_SOURCE = "unknown"  # a throw journaled before sources were

@@ -37,7 +37,7 @@ WAL_HEADER = 32
 FRAME_HEADER = 24
 MAGIC_LITTLE, MAGIC_BIG = 0x377F0682, 0x377F0683
 LEAF_INDEX, LEAF_TABLE = 0x0A, 0x0D  # b-tree leaf pages: WITHOUT ROWID tables are indexes
-Candidate = tuple[str, str, str]  # action, at, hash
+Candidate = tuple[str, str, str, str | None]  # action, at, hash, source (schema 4)
 
 
 def checksum(data: bytes, seed: tuple[int, int], big_endian: bool) -> tuple[int, int]:
@@ -177,11 +177,14 @@ Row = tuple[int | None, tuple[Any, ...]]
 
 
 def action_row(row: Row) -> tuple[int, int, Candidate] | None:
-    """A row shaped as the actions table's, as (game, seq, (action, at, hash))."""
+    """A row shaped as the actions table's, as (game, seq, (action, at, hash, source));
+    a row written before schema 4 has no source."""
     rowid, values = row
-    if (rowid is None and len(values) == 5 and isinstance(values[0], int)
-            and isinstance(values[1], int) and all(isinstance(v, str) for v in values[2:])):
-        return values[0], values[1], (values[2], values[3], values[4])
+    source = values[5] if len(values) == 6 else None
+    if (rowid is None and len(values) in (5, 6) and isinstance(values[0], int)
+            and isinstance(values[1], int) and all(isinstance(v, str) for v in values[2:5])
+            and (source is None or isinstance(source, str))):
+        return values[0], values[1], (values[2], values[3], values[4], source)
     return None
 
 
@@ -353,6 +356,6 @@ def _chain(db: sqlite3.Connection, damage: LogDamage, game: int, seed: str) -> i
             break
         seq, chain = seq + 1, found[0][2]
         rows.append((game, seq, *found[0]))
-    db.executemany("INSERT INTO actions (game_id, seq, action, at, hash) VALUES (?, ?, ?, ?, ?)",
-                   rows)
+    db.executemany("INSERT INTO actions (game_id, seq, action, at, hash, source) "
+                   "VALUES (?, ?, ?, ?, ?, ?)", rows)
     return len(rows)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from firmware_host.night import urls
 from firmware_host.night.markup import EMPTY, Html, join, render
 from firmware_host.night.results import csv_text
-from firmware_host.night.store import Night, Table
+from firmware_host.night.store import Night, NightSummary, Table
 from firmware_host.night.topics import SeatedTable
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
@@ -27,33 +28,68 @@ TILES = 4  # tiles a page on the TV: two across, two down (eight names of eight 
 
 
 def page(night: Night) -> Html:
-    """The whole page; it works as it is, and ``/app.js`` keeps it live. With it, a player
+    """Today's page; it works as it is, and ``/app.js`` keeps it live. With it, a player
     may choose their own table: the news region then also says whose turn it is there
     (finished games it says for every table), for a screen reader to announce."""
+    return document("Game night", render(
+        '<main>\n<p id="mine-choice" class="mine" hidden><label for="mine">Your table</label>\n'
+        '<select id="mine"><option value="">none</option></select></p>\n'
+        '<div id="news" class="news" role="log" aria-live="polite" aria-label="News"></div>\n'
+        '<div id="main">\n{main}\n</div>\n</main>\n<footer>Export: <a href="/night.csv">CSV'
+        '</a> · <a href="/night.json">JSON</a> · <a href="{nights}">Every night</a></footer>',
+        main=main(night), nights=urls.NIGHTS), live=True)
+
+
+def document(title: str, body: Html, live: bool = False) -> Html:
+    """A whole page of the hub: ``live`` ones keep themselves up to date (by ``/app.js``, or
+    by reloading without JavaScript); the others are pages of a past that does not move."""
+    scripts = render('<noscript><meta http-equiv="refresh" content="{refresh}"></noscript>\n'
+                     '<script src="/app.js" defer></script>\n', refresh=REFRESH_S) if live else ""
+    state = render('<p id="link" class="link">updated when you reload</p>') if live else ""
     return render("""<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Game night</title>
+<title>{title}</title>
 <link rel="stylesheet" href="/app.css">
-<noscript><meta http-equiv="refresh" content="{refresh}"></noscript>
-<script src="/app.js" defer></script>
-</head>
+{scripts}</head>
 <body>
-<header><h1>Game night</h1><p id="link" class="link">updated when you reload</p></header>
-<main>
-<p id="mine-choice" class="mine" hidden><label for="mine">Your table</label>
-<select id="mine"><option value="">none</option></select></p>
-<div id="news" class="news" role="log" aria-live="polite" aria-label="News"></div>
-<div id="main">
-{main}
-</div>
-</main>
-<footer>Export: <a href="/night.csv">CSV</a> · <a href="/night.json">JSON</a></footer>
+<header><h1>{title}</h1>{state}</header>
+{body}
 </body>
 </html>
-""", refresh=REFRESH_S, main=main(night))
+""", title=title, scripts=scripts, state=state, body=body)
+
+
+def night_page(night: Night, latest: bool) -> Html:
+    """A night as it ended (or as it is, without the tables' cards, for the latest)."""
+    base = urls.night(night.night)
+    now = render(' · <a href="/">Live page</a>') if latest else ""
+    return document("Game night of " + night.night, render(
+        '<main>\n{standings}\n{games}\n</main>\n<footer>Export: <a href="{base}.csv">CSV</a>'
+        ' · <a href="{base}.json">JSON</a> · <a href="{nights}">Every night</a>{now}</footer>',
+        standings=standings(night), games=games(night), base=base, nights=urls.NIGHTS,
+        now=now))
+
+
+def nights_page(nights: list[NightSummary]) -> Html:
+    """Every night the hub holds, the latest first."""
+    items = join((render('<li><a href="{href}">{night}</a>: {games} {noun} at {tables} '
+                         '{tables_noun}</li>', href=urls.night(n.night), night=n.night,
+                         games=n.games, noun=plural(n.games, "game"), tables=n.tables,
+                         tables_noun=plural(n.tables, "table"))
+                  for n in nights), NEWLINE)
+    listing = render('<ol class="nights">\n{items}\n</ol>', items=items) if items else render(
+        '<p class="empty">No game has finished yet.</p>')
+    return document("Every night", render(
+        '<main>\n<section id="nights"><h2>Nights ({count})</h2>\n{listing}\n</section>\n'
+        '</main>\n<footer><a href="/">Live page</a></footer>', count=len(nights),
+        listing=listing))
+
+
+def plural(count: int, noun: str) -> str:
+    return noun if count == 1 else noun + "s"
 
 
 def main(night: Night) -> Html:

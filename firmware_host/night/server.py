@@ -1,4 +1,4 @@
-"""The hub's web server: the night's page, its export, and live updates by server-sent events.
+"""The hub's web server: every night's page, exports, and live updates by server-sent events.
 
 One asyncio event loop in its own thread serves every connection (asyncio streams, no
 library): an open connection costs a few kilobytes and no thread, so the thousand phones and
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import re
 import resource
@@ -36,6 +35,7 @@ from typing import Any
 
 from firmware_host.night import page, tv
 from firmware_host.night.broadcast import Broadcast, sse
+from firmware_host.night.site import HTML, Reply, Site
 from firmware_host.night.store import Night
 
 log = logging.getLogger("table_companion.hub")
@@ -112,14 +112,13 @@ class NightServer:
     """Serves ``night()`` at ``address`` from its own thread: :meth:`start`, :meth:`close`.
     ``page_url`` is the address the TV shows for phones ('': the one the TV itself used)."""
 
-    def __init__(self, address: tuple[str, int], night: Callable[[], Night],
-                 rejected: Callable[[], int], broadcast: Broadcast,
+    def __init__(self, address: tuple[str, int], site: Site, broadcast: Broadcast,
                  limits: Limits = Limits(), tally: Tally | None = None,
                  page_url: str = "") -> None:
         self.address = address
         self.page_url = page_url  # the phone page's address for the TV's QR code
-        self.night = night
-        self.rejected = rejected
+        self.site = site
+        self.night = site.night
         self.broadcast = broadcast
         self.limits = limits
         self.cap = open_files_cap(limits.connections)
@@ -263,27 +262,21 @@ class NightServer:
             await self._events(reader, writer, tv_view=query == "view=tv")
             return False
         if path == "/":
-            data = self._rendered_now("page", page.page)[1].encode()
-            kind = "text/html; charset=utf-8"
+            reply: Reply | None = Reply(self._rendered_now("page", page.page)[1].encode(),
+                                        HTML)
         elif path == "/tv":
-            data = tv.tv(self.night(), tv.page_number(query),
-                         self.page_url or phone_page(headers.get("host", ""))).encode()
-            kind = "text/html; charset=utf-8"
-        elif path == "/night.json":
-            data = json.dumps(page.as_json(self.night(), self.rejected()), indent=1).encode()
-            kind = "application/json"
-        elif path == "/night.csv":
-            data, kind = page.as_csv(self.night()).encode(), "text/csv; charset=utf-8"
+            reply = Reply(tv.tv(self.night(), tv.page_number(query), self.page_url
+                                or phone_page(headers.get("host", ""))).encode(), HTML)
         elif path in STATIC:
-            data, kind = self.static[path], STATIC[path]
+            reply = Reply(self.static[path], STATIC[path])
         else:
+            reply = self.site.get(path)
+        if reply is None:
             await self._reply(writer, HTTPStatus.NOT_FOUND, b"not found\n", "text/plain",
                               close=close, body=body)
             return not close
-        extra = ({"Content-Disposition": 'attachment; filename="night.csv"'}
-                 if path == "/night.csv" else {})
-        await self._reply(writer, HTTPStatus.OK, data, kind, close=close, body=body,
-                          extra=extra)
+        await self._reply(writer, HTTPStatus.OK, reply.data, reply.kind, close=close,
+                          body=body, extra=reply.extra)
         return not close
 
     async def _reply(self, writer: asyncio.StreamWriter, status: HTTPStatus, data: bytes,

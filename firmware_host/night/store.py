@@ -1,14 +1,19 @@
-"""The hub's copy of the night: every table's status, live game and finished games.
+"""The hub's copy of every night: each table's status and live game, and every finished game.
 
-Kept in SQLite so a restarted hub shows the night at once, and in memory for the page.
-Everything is keyed by table id and game id, so a message received twice (a publisher that
-reconnected, the broker's retained copies after the hub restarts) changes nothing.
+Kept in SQLite so a restarted hub shows the night at once. The latest night's games are
+also in memory for the live page; older nights are read from the file when asked for.
+Games are keyed by night, table id and game id, so a message received twice (a publisher
+that reconnected, the broker's retained copies after the hub restarts) changes nothing.
 
-A table's live state names the games it has finished, and only those are shown: a game
-arrives just before the live state that lists it, and a retained game the table has since
-taken back (an undone last move) is never listed again, so it is dropped with the next live
-state. No clock is compared across processes for that; a live state older than the one
-held (by its publisher's clock) is ignored.
+Only the latest night the hub holds a game in is open. There, a table's live state names
+the games it has finished, and only those are shown: a game arrives just before the live
+state that lists it, and a retained game the table has since taken back (an undone last
+move) is never listed again, so it is dropped with the next live state. No clock is
+compared across processes for that; a live state older than the one held (by its
+publisher's clock) is ignored. An older night is read-only: what it holds is never changed
+or dropped (a table lists only its own latest night's games, so not being listed there
+means nothing), and it only takes a game it does not hold yet, one that ended after a
+later night had begun (a game started at 05:50 that ended at 06:10).
 """
 
 from __future__ import annotations
@@ -38,9 +43,13 @@ from firmware_host.night.topics import (
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, online INTEGER NOT NULL, "
     "live BLOB)",
-    "CREATE TABLE IF NOT EXISTS games (table_id TEXT NOT NULL, game_id INTEGER NOT NULL, "
-    "payload BLOB NOT NULL, PRIMARY KEY (table_id, game_id)) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS played (night TEXT NOT NULL, table_id TEXT NOT NULL, "
+    "game_id INTEGER NOT NULL, payload BLOB NOT NULL, "
+    "PRIMARY KEY (night, table_id, game_id)) WITHOUT ROWID",
 )
+# a hub before every night was kept had one night's games by table and game id
+OLD_GAMES = ("INSERT OR IGNORE INTO played SELECT json_extract(payload, '$.night'), table_id, "
+             "game_id, payload FROM games", "DROP TABLE games")
 
 
 @dataclass
@@ -65,8 +74,9 @@ class Change:
 
 @dataclass(frozen=True)
 class Night:
-    """What the page shows: one night's games (the host's choice, or the latest), and what
-    is wrong with the hub's link to the broker ('' when nothing is)."""
+    """What a night's page shows: its games, its standings, the tables (only on today's
+    page: the latest night, or the host's choice), and what is wrong with the hub's link
+    to the broker ('' when nothing is)."""
 
     night: str
     tables: tuple[Table, ...]
@@ -76,18 +86,29 @@ class Night:
     seating: Seating = NO_SEATING  # the next round, as the host last published it
 
 
+@dataclass(frozen=True)
+class NightSummary:
+    """A line of the night list."""
+
+    night: str
+    games: int
+    tables: int
+
+
 @dataclass
 class Store:
-    """The night in ``db``; :meth:`apply` says whether a message changed anything."""
+    """Every night in ``db``; :meth:`apply` says whether a message changed anything."""
 
     db: sqlite3.Connection
     tables: dict[str, Table] = field(default_factory=dict)
-    games: dict[tuple[str, int], Game] = field(default_factory=dict)
+    latest: str = ""  # the latest night the hub holds a game in: the open one
+    games: dict[tuple[str, int], Game] = field(default_factory=dict)  # the latest night's
     lock: threading.Lock = field(default_factory=threading.Lock)
     tonight: str = ""  # the night the host chose to show, '' for the latest
     heard: dict[str, float] = field(default_factory=dict)  # table id: clock() when last heard
     clock: Callable[[], float] = time.monotonic
     quiet_after: float = 10.0
+    version: int = 0  # counts the changes of any night's games
     # the next round: not kept in the file, the broker's retained copy comes on every connect
     seating: Seating = NO_SEATING
 
@@ -95,20 +116,22 @@ class Store:
     def open(cls, path: Path) -> Store:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
-        # a cache of the night, not its record (the tables' journals are, and the publishers
-        # send everything again): no fsync per live update on the hub's SD card
+        # a cache of the nights, not their record (the tables' journals are, and the
+        # publishers send everything again): no fsync per live update on the hub's SD card
         db.execute("PRAGMA synchronous=NORMAL")
         for statement in SCHEMA:
             db.execute(statement)
+        if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
+            with db:
+                db.execute("BEGIN")
+                for statement in OLD_GAMES:
+                    db.execute(statement)
         store = cls(db)
         for table_id, online, live in db.execute("SELECT id, online, live FROM tables"):
             parsed = _kept(topics.live_topic(table_id), live) if live else None
             store.tables[table_id] = Table(table_id, bool(online),
                                            parsed if isinstance(parsed, Live) else None)
-        for table_id, game_id, payload in db.execute("SELECT * FROM games"):
-            game = _kept(topics.game_topic(table_id, game_id), payload)
-            if isinstance(game, Game):
-                store.games[(table_id, game_id)] = game
+        store._load_latest()
         return store
 
     def close(self) -> None:
@@ -138,6 +161,8 @@ class Store:
                 live = None if table.live is None else topics.live_payload(table.live)
                 self.db.execute("INSERT OR REPLACE INTO tables VALUES (?, ?, ?)",
                                 (table.id, table.online, live))
+            if results:
+                self.version += 1
             return Change(table.id if card else "", results)
 
     def all_offline(self) -> list[str]:
@@ -151,38 +176,65 @@ class Store:
             return were
 
     def _live(self, table: Table, live: Live) -> tuple[bool, bool]:
-        """The live state taken in (unless older than the one held); the games it does not
-        list are dropped. Whether the card and the results changed."""
+        """The live state taken in (unless older than the one held); the latest night's
+        games it does not list are dropped. Whether the card and the results changed."""
         if table.live is not None and moment(live.at) < moment(table.live.at):
             return False, False
         card = table.live is None or _without_time(table.live) != _without_time(live)
         shown = self._shown(table)
         table.live = live
+        dropped = False
         for key in [key for key in self.games if key[0] == table.id]:
             if key[1] not in live.finished:
-                self._drop(*key)
-        return card, self._shown(table) != shown
+                dropped |= self._drop(*key)
+        return card, dropped or self._shown(table) != shown
 
     def _shown(self, table: Table) -> dict[int, Game]:
+        """The latest night's games of ``table`` that its live state lists."""
         listed = () if table.live is None else table.live.finished
         return {game_id: game for (table_id, game_id), game in self.games.items()
                 if table_id == table.id and game_id in listed}
 
     def _game(self, table: Table, game: Game) -> bool:
-        """Kept; a change of the results once the table's live state lists it."""
+        """Kept; a change of the results once the table's live state lists it (or at once
+        in an older night, which takes only games it does not hold)."""
+        if game.night < self.latest:
+            added = self.db.execute("INSERT OR IGNORE INTO played VALUES (?, ?, ?, ?)",
+                                    (game.night, game.table, game.id,
+                                     topics.game_payload(game))).rowcount
+            return added > 0
+        if game.night > self.latest:
+            self.latest, self.games = game.night, {}
         if self.games.get((game.table, game.id)) == game:
             return False
         self.games[(game.table, game.id)] = game
-        self.db.execute("INSERT OR REPLACE INTO games VALUES (?, ?, ?)",
-                        (game.table, game.id, topics.game_payload(game)))
+        self.db.execute("INSERT OR REPLACE INTO played VALUES (?, ?, ?, ?)",
+                        (game.night, game.table, game.id, topics.game_payload(game)))
         return table.live is not None and game.id in table.live.finished
 
     def _drop(self, table_id: str, game_id: int) -> bool:
+        """A game of the latest night taken back; if it was the night's last, the night
+        before is the latest again."""
         if self.games.pop((table_id, game_id), None) is None:
             return False
-        self.db.execute("DELETE FROM games WHERE table_id = ? AND game_id = ?",
-                        (table_id, game_id))
+        self.db.execute("DELETE FROM played WHERE night = ? AND table_id = ? AND game_id = ?",
+                        (self.latest, table_id, game_id))
+        if not self.games:
+            self._load_latest()
         return True
+
+    def _load_latest(self) -> None:
+        (self.latest,) = self.db.execute("SELECT coalesce(max(night), '') FROM played").fetchone()
+        self.games = {(g.table, g.id): g for g in self._read("night = ?", self.latest)}
+
+    def _read(self, where: str, *values: str | int) -> list[Game]:
+        """The games of the file ``where`` says, as they ended."""
+        rows = self.db.execute(f"SELECT table_id, game_id, payload FROM played WHERE {where}",
+                               values)
+        games = [game for table_id, game_id, payload in rows
+                 if isinstance(game := _kept(topics.game_topic(table_id, game_id), payload),
+                               Game)]
+        return sorted(games, key=lambda g: moment(g.ended))
 
     def table(self, table_id: str) -> Table | None:
         """A copy of one table as it is now."""
@@ -207,18 +259,52 @@ class Store:
         with self.lock:
             return any(table.online for table in self.tables.values())
 
-    def night(self) -> Night:
-        """Tonight's games (the host's choice, or the latest night the hub has dated a game
-        in), its standings and every table, by name."""
+    def night(self, night: str = "") -> Night:
+        """A night's games (by default tonight's: the host's choice, or the latest night),
+        its standings and, for tonight, every table by name."""
         with self.lock:
-            tables = sorted(self.tables.values(), key=lambda t: _name(t).lower())
-            games = [game for table in tables for game in self._shown(table).values()]
-            latest = self.tonight or max((game.night for game in games), default="")
-            tonight = sorted((g for g in games if g.night == latest),
-                             key=lambda g: moment(g.ended))
-            return Night(latest, tuple(self._copy(t) for t in tables),
-                         tuple(tonight), tuple(standings([played(g) for g in tonight])),
-                         seating=self.seating)
+            tonight = self.tonight or self.latest
+            shown = night or tonight
+            games = self._games_of(shown)
+            tables = sorted(self.tables.values(), key=lambda t: _name(t).lower()) if (
+                shown == tonight) else []
+            return Night(shown, tuple(self._copy(t) for t in tables), tuple(games),
+                         tuple(standings([played(g) for g in games])),
+                         seating=self.seating if shown == tonight else NO_SEATING)
+
+    def _games_of(self, night: str) -> list[Game]:
+        if night != self.latest:
+            return self._read("night = ?", night)
+        shown = [game for table in self.tables.values() for game in self._shown(table).values()]
+        return sorted(shown, key=lambda g: moment(g.ended))
+
+    def nights(self) -> list[NightSummary]:
+        """Every night with a game, the latest first."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT night, count(*), count(DISTINCT table_id) FROM played "
+                "GROUP BY night ORDER BY night DESC").fetchall()
+            summaries = [NightSummary(*row) for row in rows]
+            if summaries and summaries[0].night == self.latest:  # shown ones only
+                games = self._games_of(self.latest)
+                summaries[0] = NightSummary(self.latest, len(games),
+                                            len({g.table for g in games}))
+            return [s for s in summaries if s.games]
+
+    def game(self, night: str, table_id: str, game_id: int) -> Game | None:
+        """One finished game as the pages show it, or None."""
+        with self.lock:
+            if night == self.latest:
+                table = self.tables.get(table_id)
+                return None if table is None else self._shown(table).get(game_id)
+            return next(iter(self._read("night = ? AND table_id = ? AND game_id = ?",
+                                        night, table_id, game_id)), None)
+
+    def every_game(self) -> list[Game]:
+        """Every game of every night as the pages show them, in the order they ended."""
+        with self.lock:
+            older = self._read("night < ?", self.latest)
+            return sorted(older + self._games_of(self.latest), key=lambda g: moment(g.ended))
 
 
 def played(game: Game) -> PlayedGame:

@@ -23,10 +23,12 @@ field it has not checked.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
+from hashlib import blake2b
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -102,6 +104,16 @@ SUBSCRIPTION = f"{ROOT}/#"
 SEATING = f"{ROOT}/_night/seating"
 HOST_USER = "night_host"  # the only login the ACL lets write :data:`SEATING`
 MAX_TABLES = 64  # tables in a seating
+SHORT = "/g/"  # where a finished game's short address starts on the hub
+
+
+def short_path(table: str, game_id: int) -> str:
+    """A finished game's short address on the hub (``/g/`` and 8 letters or digits from a
+    hash of its table id and game id), which the table shows as a QR code at the game's end:
+    the same length whatever the table's name, so the code stays readable on 128x64. The
+    hub finds the game by working out the same path for the games it holds."""
+    digest = blake2b(f"{table}/{game_id}".encode(), digest_size=5).digest()
+    return SHORT + base64.b32encode(digest).decode().lower()
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from PIL import Image
@@ -38,7 +39,13 @@ from firmware_host.errors import UsageError
 from firmware_host.journal import Journal, JournalError
 from firmware_host.menu import DiceEntry, Menu, confirm
 from firmware_host.next_round import NextRound
-from firmware_host.referee.game_menu import game_menu, long_press, standings_notice, why_no_undo
+from firmware_host.referee.game_menu import (
+    game_menu,
+    game_over_notice,
+    long_press,
+    standings_notice,
+    why_no_undo,
+)
 from firmware_host.referee.later_log import LaterLog
 from firmware_host.referee.new_game import game_choice
 from firmware_host.referee.page_stack import PageStack
@@ -246,7 +253,7 @@ class Referee:
         self.timers.tumble.land()
         table = self.table
         before = table.before_throw()
-        landed = table.throw(dice, self._play)
+        landed = table.throw(dice, partial(self._play, source=source))
         if landed is None:
             return
         table.told = table.throw_notice(before, dice)
@@ -266,13 +273,14 @@ class Referee:
 
     # -- playing ------------------------------------------------------------------------
 
-    def _play(self, *actions: Any) -> bool:
-        """Apply ``actions`` (all or none) and commit them. On refusal, or a write that
-        failed (the journal then took them back), the reason goes on the screen."""
+    def _play(self, *actions: Any, source: str | None = None) -> bool:
+        """Apply ``actions`` (all or none) and commit them, a throw among them noted as from
+        ``source``. On refusal, or a write that failed (the journal then took them back),
+        the reason goes on the screen."""
         assert self.table is not None
         game = self.table.game
         try:
-            played = self.journal.apply(game, *actions)
+            played = self.journal.apply(game, *actions, source=source)
         except (GameError, UsageError) as err:
             if isinstance(err, JournalError):  # a write that failed, not a refusal
                 log.error("%s", err)
@@ -281,6 +289,9 @@ class Referee:
         self._later.info("%s: %s", game.TITLE, ", ".join(map(str, played)))
         self.table.played(actions)
         self._sound("game over" if game.is_over else "accepted")
+        night, game_id = self.config.night, self.journal.game_id
+        if game.is_over and night is not None and game_id is not None:
+            self.pages.notice = game_over_notice(game, night.game_url(game_id))
         return True
 
     def _attach(self, game: GameState[Any]) -> None:

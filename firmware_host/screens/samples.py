@@ -13,6 +13,7 @@ from typing import Any
 
 import games
 from firmware_host.dice_layout import DiceLayout
+from firmware_host.night.topics import short_path
 from firmware_host.views import (
     BoardFixView,
     DiceEntryView,
@@ -311,8 +312,19 @@ def standings_qr() -> View:
                       qr="http://hub.local:8080/")
 
 
+def game_over_qr() -> View:
+    """At a game night, a game's end: its places beside the QR code of its page on the hub,
+    for the table of the longest name there is."""
+    from firmware_host.referee.game_menu import game_over_notice  # the referee's, as shown
+
+    game = games.new_game("dalmatian", 4, names=["Ann", "Ben", "Cyrille", "Dee"], rounds=4)
+    play(game, 6, lambda g: False, pick=5)
+    return game_over_notice(game, "http://hub.local:8080" + short_path("t" * 32, 999_999_999))
+
+
 SAMPLES: dict[str, Callable[[], View]] = {
     "standings_qr": standings_qr,
+    "game_over_qr": game_over_qr,
     "centennial_playing": centennial_playing,
     "centennial_claims": centennial_claims,
     "centennial_stop_paged": centennial_stop_paged,

@@ -5,19 +5,21 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from journal_helpers import FakeClock
 
 from firmware_host.cli import main
-from firmware_host.commands.dice import throws
 from firmware_host.journal import Journal
 from games.dalmatian import Dalmatian
 
 
-def journal_of(path: Path, six: float) -> Path:
+def journal_of(path: Path, six: float, source: str | None = "button",
+               typed: float = 0.0) -> Path:
     """One long Dalmatian game (6 players, 24 rounds) thrown with a die showing six with
-    chance ``six``, the advisor choosing."""
+    chance ``six`` from ``source``, the advisor choosing; a share ``typed`` of the throws
+    are fair dice typed in."""
     rng = random.Random(11)
     weights = [(1 - six) / 5] * 5 + [six]
     with Journal.open(path, FakeClock()) as journal:
@@ -26,8 +28,12 @@ def journal_of(path: Path, six: float) -> Path:
         while not game.is_over:
             advice = game.advice()
             if advice is None:
-                dice = rng.choices(range(1, 7), weights=weights, k=game.dice_wanted)
-                journal.apply(game, "roll " + "-".join(map(str, dice)))
+                if rng.random() < typed:
+                    dice, came = rng.choices(range(1, 7), k=game.dice_wanted), "manual"
+                else:
+                    dice = rng.choices(range(1, 7), weights=weights, k=game.dice_wanted)
+                    came = source
+                journal.apply(game, "roll " + "-".join(map(str, dice)), source=came)
             elif advice.stops:
                 journal.apply(game, "stop")
             else:
@@ -35,8 +41,9 @@ def journal_of(path: Path, six: float) -> Path:
     return path
 
 
-def dice_json(path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
-    assert main(["dice", "--journal", str(path), "--json"]) == 0
+def dice_json(path: Path, capsys: pytest.CaptureFixture[str],
+              *more: Path) -> dict[str, Any]:
+    assert main(["dice", "--journal", str(path), *map(str, more), "--json"]) == 0
     found: dict[str, object] = json.loads(capsys.readouterr().out)
     return found
 
@@ -47,16 +54,19 @@ def test_a_fair_die_reads_as_nothing_unusual(tmp_path: Path,
     assert main(["dice", "--journal", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Dice of 2026-11-21: 1 game, ")
-    assert out[1].startswith("  faces: ") and "dice: nothing unusual (p = " in out[1]
-    assert out[2].split()[::2] == ["1:", "2:", "3:", "4:", "5:", "6:"]
-    assert out[3].startswith("  totals of 2 dice: ")
-    assert out[3].endswith(" throws: not enough to say anything (the test needs 180)")
+    assert out[1].startswith("fair, the button roller: ")  # the journal's file names the table
+    assert out[2].startswith("  faces: ") and "dice: nothing unusual (p = " in out[2]
+    assert out[3].split()[::2] == ["1:", "2:", "3:", "4:", "5:", "6:"]
+    assert out[4].startswith("  totals of 2 dice: ")
+    assert out[4].endswith(" throws: not enough to say anything (the test needs 180)")
 
 
 def test_a_die_showing_six_a_third_of_the_time_is_unusual(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     found = dice_json(journal_of(tmp_path / "loaded.sqlite3", 1 / 3), capsys)
-    faces = found["faces"]
+    [group] = found["groups"]  # type: ignore[misc]
+    assert (group["table"], group["source"]) == ("loaded", "button")
+    faces = group["faces"]
     assert isinstance(faces, dict)
     assert faces["unusual"] is True and faces["p"] < 0.001
     assert "unusual" in faces["says"] and "loaded" not in faces["says"]
@@ -65,6 +75,51 @@ def test_a_die_showing_six_a_third_of_the_time_is_unusual(
     assert sum(counts.values()) == faces["throws"]
 
 
-def test_only_rolls_are_throws() -> None:
-    assert throws(["roll 6-6-6-6-6", "reroll 6-6", "roll 1-2", "stop", "roll 3-4"]) == [
-        (6, 6, 6, 6, 6), (1, 2), (3, 4)]
+def test_each_source_and_each_table_is_tested_alone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A loaded roller among fair typed-in dice is found, and the typed-in dice are not
+    blamed; another table's journal, and throws journaled without a source, are groups of
+    their own."""
+    mixed = journal_of(tmp_path / "table1.sqlite3", 1 / 3, "serial", typed=0.4)
+    older = journal_of(tmp_path / "table2.sqlite3", 1 / 6, None)
+    found = dice_json(mixed, capsys, older)
+    groups = {(g["table"], g["source"]): g for g in found["groups"]}  # type: ignore[attr-defined]
+    assert list(groups) == [("table1", "manual"), ("table1", "serial"), ("table2", "unknown")]
+    assert groups[("table1", "serial")]["faces"]["unusual"] is True
+    assert groups[("table1", "manual")]["faces"]["unusual"] is False
+    assert groups[("table2", "unknown")]["faces"]["unusual"] is False
+    assert found["throws"] == sum(g["throws"] for g in groups.values())
+    assert main(["dice", str(mixed)]) == 0
+    heads = [line for line in capsys.readouterr().out.splitlines() if line[0] != " "]
+    assert [head.split(":")[0] for head in heads[1:]] == [
+        "table1, dice typed in", "table1, the serial roller"]
+
+
+def test_a_throw_keeps_its_source_and_other_actions_have_none(tmp_path: Path) -> None:
+    """Sources in turn: typed in, the button, none (unknown), the serial roller; a reroll
+    and its throw are journaled together, the source on the throw alone."""
+    rng = random.Random(3)
+    sources = ("manual", "button", None, "serial")
+    with Journal.open(tmp_path / "j.sqlite3", FakeClock()) as journal:
+        game = Dalmatian.new(2, rounds=2)
+        journal.start(game)
+        with pytest.raises(ValueError, match="not 'dice app'"):
+            journal.apply(game, "roll 1-1-1-1-1", source="dice app")
+        expected = []
+        while not game.is_over:
+            source = sources[len(expected) % 4]
+            dice = "-".join(str(rng.randint(1, 6)) for _ in range(game.dice_wanted))
+            advice = game.advice()
+            if advice is None:
+                journal.apply(game, "roll " + dice, source=source)
+            elif advice.stops:
+                journal.apply(game, "stop")
+                continue
+            else:
+                dice = "-".join(str(rng.randint(1, 6)) for _ in advice.reroll)
+                journal.apply(game, "reroll " + "-".join(map(str, advice.reroll)),
+                              "roll " + dice, source=source)
+            expected.append((tuple(map(int, dice.split("-"))), source or "unknown"))
+        [played] = journal.finished_games()
+        assert [(t.dice, t.source) for t in journal.throws(played)] == expected
+        assert any(action.startswith("reroll") for action in journal.actions(played))

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 from namespace_helpers import needs_private_mounts
 
 REPO = Path(__file__).parents[2]
@@ -86,3 +87,57 @@ def test_on_32_bit_arm_with_python_3_13_run_sh_names_what_apt_must_bring(
         "have to compile them; take the distribution's:",
         "    sudo apt install python3-pil python3-cbor2 python3-rpi.gpio"]
     assert not (checkout / ".venv").exists()
+
+
+FAKE_PYTHON = r"""#!/bin/sh
+# Python 3.$MINOR as venv.sh asks it things; pip only notes what it was asked to install
+case $1 in
+    -V) echo "Python 3.$MINOR.2" ;;
+    -c) case $2 in *"(3, 13)"*) [ "$MINOR" -ge 13 ] ;; esac ;;
+    -m) case $2 in
+            venv) mkdir -p .venv/bin && cp "$0" .venv/bin/python ;;
+            pip) shift 2; echo "$*" >>"$PIP_LOG" ;;
+        esac ;;
+esac
+"""
+
+ENSURE_VENV_ON_A_PI = r"""
+set -eu
+mount -t tmpfs tmpfs /proc
+mkdir /proc/device-tree
+printf 'Raspberry Pi 4 Model B Rev 1.5\0' >/proc/device-tree/model
+. "$1/scripts/venv.sh"
+ensure_venv dev
+"""
+
+
+@needs_private_mounts
+@pytest.mark.parametrize(("userland", "minor", "extras"), [
+    ("armhf", 11, "dev,pi"),  # lgpio's armv7l wheel; no mypy, Playwright
+    ("armhf", 13, "dev"),  # RPi.GPIO from apt: not adafruit-lgpio, which has no armv7l wheel
+    ("arm64", 13, "dev,pi,dev-64bit"),
+])
+def test_a_32_bit_system_on_a_64_bit_kernel_asks_pip_only_for_what_has_its_wheels(
+        tmp_path: Path, userland: str, minor: int, extras: str) -> None:
+    """Raspberry Pi OS 32-bit on a Pi 4 runs a 64-bit kernel: uname, and so pip's
+    platform_machine marker, says aarch64 under an armhf Python. test.sh's venv takes its
+    extras from the userland (dpkg), so pip is never asked for mypy, Playwright or
+    adafruit-lgpio there, which it would have to compile."""
+    checkout = tmp_path / "checkout"
+    copy_of_run_sh(checkout)
+    bin_dir = tmp_path / "bin"
+    executable(bin_dir / "uname", "#!/bin/sh\necho aarch64\n")
+    executable(bin_dir / "dpkg", f"#!/bin/sh\necho {userland}\n")
+    executable(bin_dir / "dpkg-query",  # what apt brought: all but python3-lgpio
+               "#!/bin/sh\n[ \"$3\" = python3-lgpio ] && exit 1; printf 'install ok installed'\n")
+    executable(bin_dir / "apt-cache", "#!/bin/sh\necho '  Candidate: (none)'\n")
+    executable(bin_dir / f"python3.{minor}", FAKE_PYTHON)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "MINOR": str(minor),
+           "PYTHON": str(bin_dir / f"python3.{minor}"), "PIP_LOG": str(tmp_path / "pip.log")}
+    result = subprocess.run(["unshare", "--mount", "--propagation", "private", "bash", "-c",
+                             ENSURE_VENV_ON_A_PI, str(checkout / "test.sh"), str(checkout)],
+                            capture_output=True, text=True, timeout=60, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "Creating .venv ...", f"Installing table-companion[{extras}] into .venv ..."]
+    assert (tmp_path / "pip.log").read_text().split()[-1] == f".[{extras}]"

@@ -42,7 +42,7 @@ def test_a_new_journal_is_versioned_wal_and_ours(tmp_path: Path) -> None:
     Journal.open(path).close()
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
-    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (3,)
+    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (4,)
     assert db.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
     tables = {name for (name,) in db.execute("SELECT name FROM sqlite_schema WHERE type='table'")}
     assert tables == {"games", "actions", "results"}
@@ -325,7 +325,7 @@ def test_a_journal_from_a_newer_version_is_not_touched(tmp_path: Path) -> None:
     db = sqlite3.connect(path)
     db.execute("PRAGMA user_version=7")
     db.close()
-    with pytest.raises(JournalError, match=r"journal version 7, this one reads up to 3"):
+    with pytest.raises(JournalError, match=r"journal version 7, this one reads up to 4"):
         Journal.open(path)
 
 

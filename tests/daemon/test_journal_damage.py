@@ -12,7 +12,7 @@ import pytest
 from journal_helpers import FakeClock, new_game, play, register_highdie
 
 from firmware_host.daemon import damage_notice
-from firmware_host.journal import Journal, Problem, standings
+from firmware_host.journal import UNKNOWN_SOURCE, Journal, Problem, Throw, standings
 from firmware_host.journal.records import action_hash
 from firmware_host.journal.schema import MIGRATIONS
 from firmware_host.journal.threads import CHECKPOINT_WRITES
@@ -155,6 +155,7 @@ def test_a_journal_from_before_the_hashes_is_chained_as_it_stands(tmp_path: Path
     with Journal.open(path) as journal:
         [played] = journal.finished_games()
         assert [p.score for p in played.players] == [5, 0]
+        assert journal.throws(played) == [Throw((5,), UNKNOWN_SOURCE)]
         game = journal.resume()
         assert game is not None
         journal.apply(game, "bank")

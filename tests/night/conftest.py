@@ -65,7 +65,7 @@ def browser() -> Iterator[Any]:
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        missing("playwright", "pyproject leaves it out on 32-bit ARM: greenlet has no wheel")
+        missing("playwright", "test.sh leaves it out on 32-bit ARM: greenlet has no wheel")
     with sync_playwright() as driver:
         launched = driver.chromium.launch(executable_path=CHROMIUM)
         yield launched

@@ -12,14 +12,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from night_parts import PASSWORD, PHONE, ROOT, Broker, Hub, Table, mqtt_client, private, send, until
+from schema_helpers import check, check_message
 
 from firmware_host import next_round
+from firmware_host.commands.seat import as_seating, read_night
 from firmware_host.night import topics, tv
+from firmware_host.seating import propose
 
 SHOT = ROOT / "build" / "night" / "tv-seating-1920x1080.png"
 NIGHT = """\
@@ -64,6 +68,9 @@ def test_a_published_seating_reaches_the_page_the_tv_and_the_tables_screen(
     mine = seated["1"]["players"]
 
     shown = until(lambda: hub.night()["seating"]["tables"], 10, "the seating at the hub")
+    check("hubNight", hub.night())
+    assert check_message(topics.SEATING, topics.seating_payload(as_seating(
+        propose(read_night(night), 0), datetime.now().astimezone()))) == "mqttSeating"
     assert [t["players"] for t in shown] == [t["players"] for t in proposal["tables"]]
     until(line_file.exists, 10, "the table's line beside its journal")
     assert next_round.read(line_file) == f"Next round: table 1 with {', '.join(mine)}"

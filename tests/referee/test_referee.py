@@ -10,19 +10,23 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from PIL import Image
+from zbar_helpers import decoded
 
 import games.dalmatian_advice
 from firmware_host.config import Config, GameConfig, NightConfig
 from firmware_host.journal import Journal
 from firmware_host.menu import DiceEntry
+from firmware_host.night.topics import short_path
 from firmware_host.referee import Referee
 from firmware_host.referee.settings import Settings
 from firmware_host.referee.timers import NO_PIECE_S, PAGE_S
+from firmware_host.screens import render as render_screen
 from firmware_host.sensing import recogniser_for
 from firmware_host.views import BoardFixView, DiceEntryView, GameView, MenuView, NoticeView, View
 from games import new_game
@@ -279,6 +283,17 @@ def test_physical_dice_are_typed_in_with_the_controls(table: Table) -> None:
     table.press(Control.UP, Control.SELECT, Control.SELECT)  # ... make it 2; die 5: 1
     assert str(table.game.history[-1]) == "roll 3-6-1-2-1"
     assert isinstance(table.send(), GameView)
+
+
+def test_the_journal_notes_where_each_throw_came_from(table: Table) -> None:
+    start_dalmatian(table)
+    table.press(Control.SELECT, *[Control.SELECT] * 5)  # typed in: 1-1-1-1-1
+    table.send(DiceRolled((3, 3, 3, 3, 3), "serial"))
+    table.roll(*[2] * table.game.dice_wanted)
+    with closing(sqlite3.connect(table.journal.path)) as db:
+        rows = db.execute("SELECT action, source FROM actions ORDER BY seq").fetchall()
+    assert [source for _, source in rows] == ["manual", "serial", "button"]
+    assert rows[0] == ("roll 1-1-1-1-1", "manual")
 
 
 def test_undo_asks_first_and_takes_back_the_last_action(table: Table) -> None:
@@ -735,10 +750,42 @@ def test_at_a_game_night_the_standings_carry_the_pages_address_for_a_qr_code(
         table.roll(6, 6, 6, 6, 6)
         table.roll(6, 6, 6, 6, 1)
         table.press(Control.SELECT)
+        table.press(Control.BACK)  # closes the game's own QR code
         table.press(Control.BACK)
         view = table.choose("Standings")
     assert view == NoticeView("Won tonight", ("Ben 1 of 1", "Ann 0 of 1"),
                               qr="http://10.0.0.2:8080/")
+
+
+def test_at_a_game_night_a_games_end_shows_a_qr_code_of_its_page_that_a_phone_reads(
+        tmp_path: Path) -> None:
+    """The code holds the game's short address on the hub (from the table's [night]
+    settings alone), and zbar reads it from the 128x64 frame as the OLED shows it."""
+    night = NightConfig("Table 2", broker="mqtts://hub.local:8883")
+    config = Config(players=("Ann", "Ben"), game=GameConfig("dalmatian", {"rounds": 1}),
+                    night=night)
+    with Journal.open(tmp_path / "journal.sqlite3") as journal:
+        table = Table(journal, config)
+        start_dalmatian(table)
+        play_opening_and_total(table)
+        table.roll(1, 2, 3, 4, 5)
+        table.press(Control.SELECT)  # Ben stops on 4
+        view = table.roll(6, 6, 6, 6, 6)  # Ann's 5 ends the game
+        url = "http://hub.local:8080" + short_path("table-2", journal.game_id or 0)
+        assert view == NoticeView("Game over", ("Ann 5", "Ben 4"), qr=url)
+        assert len(url) == len("http://hub.local:8080/g/") + 8
+        assert decoded(render_screen(view), tmp_path) == [url]
+        assert isinstance(table.press(Control.SELECT), GameView)  # the final position
+        assert isinstance(table.press(Control.SELECT), MenuView)  # and a new game
+
+
+def test_without_a_game_night_a_games_end_shows_the_game_as_it_ended(table: Table) -> None:
+    start_dalmatian(table)
+    play_opening_and_total(table)
+    table.roll(1, 2, 3, 4, 5)
+    table.press(Control.SELECT)
+    view = table.roll(6, 6, 6, 6, 6)
+    assert table.game.is_over and isinstance(view, GameView)
 
 
 def rerolled_both_ways(tmp_path: Path) -> tuple[Table, Table]:

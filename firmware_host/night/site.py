@@ -1,0 +1,70 @@
+"""What each address of the hub's pages answers (apart from today's page and its stream,
+which the server renders and sends itself): exports, the night list and every night.
+
+Each answer is built from the store when asked for; an address that names no night or game
+the hub holds is not found. Dates and ids in a path are matched whole by :mod:`urls`'
+patterns before anything is looked up.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from firmware_host.night import page, urls
+from firmware_host.night.store import Night, Store
+
+JSON = "application/json"
+CSV = "text/csv; charset=utf-8"
+HTML = "text/html; charset=utf-8"
+
+
+@dataclass(frozen=True)
+class Reply:
+    data: bytes
+    kind: str
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def download(data: str, kind: str, filename: str) -> Reply:
+    return Reply(data.encode(), kind,
+                 {"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+class Site:
+    """The hub's addresses over ``store``; ``night`` is today's night as the page shows it
+    (with the hub's trouble) and ``rejected`` the count of messages refused."""
+
+    def __init__(self, store: Store, night: Callable[[], Night],
+                 rejected: Callable[[], int]) -> None:
+        self.store = store
+        self.night = night
+        self.rejected = rejected
+
+    def get(self, path: str) -> Reply | None:
+        """The answer to a GET of ``path``, or None if there is nothing there."""
+        if path == "/night.json":
+            return Reply(_json(page.as_json(self.night(), self.rejected())), JSON)
+        if path == "/night.csv":
+            return download(page.as_csv(self.night()), CSV, "night.csv")
+        if path == urls.NIGHTS:
+            return Reply(page.nights_page(self.store.nights()).encode(), HTML)
+        if match := urls.NIGHT_PATH.fullmatch(path):
+            return self._night(match[1], match[2] or "")
+        return None
+
+    def _night(self, date: str, kind: str) -> Reply | None:
+        night = self.store.night(date)
+        if not night.games:
+            return None
+        if kind == ".json":
+            return Reply(_json(page.as_json(night, self.rejected())), JSON)
+        if kind == ".csv":
+            return download(page.as_csv(night), CSV, f"night-{date}.csv")
+        latest = date == self.store.latest
+        return Reply(page.night_page(night, latest).encode(), HTML)
+
+
+def _json(value: object) -> bytes:
+    return json.dumps(value, indent=1).encode()

@@ -1,0 +1,24 @@
+"""Where things are on the hub's pages: one place that writes a night's or a game's address.
+
+A night's address is its date (``/nights/2026-11-24``), with ``.json`` or ``.csv`` after it
+for its export; a finished game's is its night's, its table id and its game id
+(``/nights/2026-11-24/table-2/7``): a table's game ids are its journal's, unique for the
+table, and the night keeps two journals of one table name apart.
+"""
+
+from __future__ import annotations
+
+import re
+
+NIGHTS = "/nights"
+_DATE = r"\d{4}-\d{2}-\d{2}"
+NIGHT_PATH = re.compile(rf"/nights/({_DATE})(\.json|\.csv)?")
+GAME_PATH = re.compile(rf"/nights/({_DATE})/([a-z0-9-]{{1,32}})/([1-9]\d{{0,8}})")
+
+
+def night(date: str) -> str:
+    return f"{NIGHTS}/{date}"
+
+
+def game(date: str, table: str, game_id: int) -> str:
+    return f"{NIGHTS}/{date}/{table}/{game_id}"

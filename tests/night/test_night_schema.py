@@ -1,0 +1,112 @@
+"""Every record of a night validates against docs/schema/ as it really travels: each MQTT
+message the real publishers send through Mosquitto (heard by an observer the ACL lets read
+everything), the hub's JSON, every JSON the hub's page links to, and its /events data."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import urllib.request
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import TABLE_NAMES
+from night_parts import (
+    HUB_USER,
+    MOSQUITTO,
+    MOSQUITTO_PASSWD,
+    SHIPPED,
+    Broker,
+    Hub,
+    Table,
+    missing,
+    mqtt_client,
+    until,
+)
+from schema_helpers import check, check_message
+
+from firmware_host.journal import Journal
+from games.dalmatian import Dalmatian
+
+OBSERVER = "observer"
+JSON_LINKS = {"/night.json": "hubNight"}  # what the hub's page links to, by its kind
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    """The shipped broker config, with one more user who may read every table's topics."""
+    if MOSQUITTO is None or MOSQUITTO_PASSWD is None:
+        missing("mosquitto")
+    folder = tmp_path / "broker"
+    folder.mkdir()
+    made = Broker(folder)
+    config = made.write_config([HUB_USER, OBSERVER, *(n.lower().replace(" ", "-")
+                                                      for n in TABLE_NAMES)])
+    acl = folder / "acl"
+    acl.write_text((SHIPPED / "table-companion.acl").read_text()
+                   + f"\nuser {OBSERVER}\ntopic read tc/#\n")
+    config.write_text(re.sub(r"(?m)^acl_file .*$", f"acl_file {acl}", config.read_text()))
+    made.start()
+    yield made
+    made.stop()
+
+
+def test_every_record_of_a_night_validates(broker: Broker, hub: Hub,
+                                           tables: list[Table]) -> None:
+    heard: list[tuple[str, bytes]] = []
+    observer = mqtt_client(broker, OBSERVER)
+    observer.on_message = lambda client, data, message: heard.append(
+        (message.topic, bytes(message.payload)))
+    observer.subscribe("tc/#", qos=1)
+    for table in tables:
+        table.publish()
+    tables[0].play("dalmatian", seed=1)
+    tables[1].play("dalmatian", seed=2)
+    with Journal.open(tables[2].journal) as journal:  # a game in play, dice typed in
+        game = Dalmatian.new(2, ["Eve", "Fay"], rounds=1)
+        journal.start(game)
+        journal.apply(game, "roll 6-6-6-6-6", source="manual")
+    expected = tables[0].finished() | tables[1].finished()
+    until(lambda: set(hub.results()) == expected, 30, "every finished game at the hub")
+    until(lambda: any(t.endswith("table-3/live") and b'"Eve"' in p for t, p in heard), 10,
+          "table 3's game heard")
+    observer.loop_stop()
+    observer.disconnect()
+
+    kinds = Counter(check_message(topic, payload) for topic, payload in heard)
+    assert kinds["mqttStatus"] >= 3 and kinds["mqttLive"] >= 3
+    assert kinds["mqttGame"] >= len(expected)
+
+    check("hubNight", hub.night())
+    with urllib.request.urlopen(hub.url, timeout=5) as reply:
+        html = reply.read().decode()
+    links = set(re.findall(r'href="(/[^"]*\.json)"', html))
+    assert links, "the page links to its JSON"
+    for link in links:
+        assert link in JSON_LINKS, f"{link}: no schema kind for it; add one to docs/schema/"
+        with urllib.request.urlopen(hub.url.rstrip("/") + link, timeout=5) as reply:
+            check(JSON_LINKS[link], json.load(reply))
+    event, data = first_event(hub)
+    assert event == "state"
+    check("eventState", data)
+
+
+def first_event(hub: Hub) -> tuple[str, Any]:
+    """The first event of the hub's /events stream: its name and its data."""
+    connection = http.client.HTTPConnection("127.0.0.1", hub.port, timeout=5)
+    try:
+        connection.request("GET", "/events")
+        reply = connection.getresponse()
+        event = ""
+        while True:
+            line = reply.readline().decode().rstrip("\n")
+            if line.startswith("event: "):
+                event = line.removeprefix("event: ")
+            elif line.startswith("data: ") and event:
+                return event, json.loads(line.removeprefix("data: "))
+    finally:
+        connection.close()

@@ -1,0 +1,138 @@
+"""Every record the project produces validates against docs/schema/, and the schema refuses
+a field a producer added or renamed without it (the night harness checks the same records
+as they cross the broker and leave the hub: tests/night/test_night_schema.py)."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import fields
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from journal_helpers import CET, FakeClock
+from jsonschema import Draft202012Validator
+from schema_helpers import check, check_message, problems, schema
+
+from firmware_host.cli import main
+from firmware_host.journal import Journal
+from firmware_host.night import page, topics
+from firmware_host.night.follow import snapshot
+from firmware_host.night.store import Store
+from firmware_host.night.tonight import dated
+from games.dalmatian import Dalmatian
+
+NOW = datetime(2026, 11, 21, 23, 0, tzinfo=CET)
+
+
+def night_journal(path: Path, games: int = 2) -> Journal:
+    """``games`` finished Dalmatian games of 3 players and one in its first turn."""
+    rng = random.Random(5)
+    journal = Journal.open(path, FakeClock())
+    for number in range(games + 1):
+        game = Dalmatian.new(3, ["Ann", "Ben", "Zoë ❤"], rounds=1)
+        journal.start(game)
+        while not game.is_over and not (number == games and len(game.history) >= 4
+                                         and game.phase.value == "move"):
+            advice = game.advice()
+            if advice is None:
+                dice = "-".join(str(rng.randint(1, 6)) for _ in range(game.dice_wanted))
+                journal.apply(game, "roll " + dice, source="button")
+            elif advice.stops:
+                journal.apply(game, "stop")
+            else:
+                journal.apply(game, "reroll " + "-".join(map(str, advice.reroll)))
+    return journal
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Any:
+    with night_journal(tmp_path / "journal.sqlite3") as opened:
+        yield opened
+
+
+def messages(journal: Journal) -> list[tuple[str, bytes]]:
+    """What a publisher sends for ``journal``: status, each game, the live state."""
+    snap = snapshot(journal, "table-1", "Table 1", NOW)
+    return [(topics.status_topic("table-1"), topics.ONLINE.encode()),
+            (topics.status_topic("table-1"), topics.OFFLINE.encode()),
+            *((topics.game_topic("table-1", g.id), topics.game_payload(g)) for g in snap.games),
+            (topics.live_topic("table-1"), topics.live_payload(snap.live))]
+
+
+def test_the_schema_is_a_draft_2020_12_schema_with_a_version() -> None:
+    whole = schema()
+    Draft202012Validator.check_schema(whole)
+    assert whole["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert whole["$id"].endswith(f":{topics.VERSION}")
+
+
+def test_every_message_a_publisher_sends_validates(journal: Journal) -> None:
+    sent = messages(journal)
+    assert [check_message(*message) for message in sent] == [
+        "mqttStatus", "mqttStatus", "mqttGame", "mqttGame", "mqttLive"]
+    live = json.loads(sent[-1][1])
+    assert live["dice"] and live["phase"] in ("roll", "move")  # a game in play, dice shown
+
+
+def test_the_hubs_json_and_events_validate(journal: Journal, tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "night.sqlite3")
+    for topic, payload in messages(journal):
+        store.apply(dated(topics.parse(topic, payload), NOW))
+    night = store.night()
+    assert len(night.games) == 2 and night.tables[0].live is not None
+    check("hubNight", json.loads(json.dumps(page.as_json(night, 3))))
+    check("eventState", {"html": page.main(night)})
+    check("eventResults", page.results(night))
+    check("eventCard", {"id": night.tables[0].id, "html": page.card(night.tables[0])})
+    check("eventBanner", {"html": page.banner("The hub lost the broker")})
+    store.close()
+
+
+def test_the_json_export_validates(journal: Journal, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", "--format", "json", "--all", "--journal", str(journal.path)]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert len(exported["nights"][0]["games"]) == 2
+    check("export", exported)
+
+
+def test_a_field_added_or_renamed_by_a_producer_is_refused(journal: Journal) -> None:
+    """What a producer changed without the schema fails, in the MQTT messages and the
+    hub's records alike."""
+    sent = {kind: json.loads(payload) for kind, payload in
+            (("game", messages(journal)[2][1]), ("live", messages(journal)[-1][1]))}
+    for kind, record in (("mqttGame", sent["game"]), ("mqttLive", sent["live"]),
+                         ("hubLive", {**_without(sent["live"], "v"), "table": "table-1"})):
+        assert problems(kind, {**record, "luck": 3.1})  # added
+        renamed = _without(record, "name")
+        assert problems(kind, {**renamed, "table_name": record["name"]})  # renamed
+    player = sent["game"]["players"][0]
+    assert problems("mqttGame", {**sent["game"], "players": [{**player, "rating": 25}]})
+
+
+def test_the_schema_names_every_field_of_the_night_records() -> None:
+    """The records the hub serves are its dataclasses as they are: a field added there is a
+    field of the JSON, and must be in the schema."""
+    defs = schema()["$defs"]
+    assert set(defs["liveState"]["properties"]) | {"table"} == {f.name for f in
+                                                                 fields(topics.Live)}
+    assert set(defs["gameResult"]["properties"]) | {"table"} == {f.name for f in
+                                                                  fields(topics.Game)}
+    assert set(defs["result"]["properties"]) == {f.name for f in fields(topics.Player)}
+
+
+def test_what_the_wire_refuses_the_schema_refuses_too(journal: Journal) -> None:
+    """Values :func:`topics.parse` refuses break the schema as well: a reader of our records
+    may rely on the same limits."""
+    live = json.loads(messages(journal)[-1][1])
+    for bad in ({"phase": "dancing"}, {"dice": [7]}, {"name": ""}, {"name": "A\u202eB"},
+                {"at": "2026-11-21 20:00"}, {"v": 2}, {"finished": [0]}):
+        assert problems("mqttLive", {**live, **bad}), bad
+        with pytest.raises(topics.BadMessage):
+            topics.parse(topics.live_topic("table-1"), json.dumps({**live, **bad}).encode())
+
+
+def _without(record: dict[str, Any], key: str) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k != key}
