@@ -2,7 +2,7 @@
 landmarks and headings in order, tables with headers, dice as words, the turn said in words
 as well as colour, and a polite live region that announces finished games and whose turn
 it is at the player's own table (chosen on the page, remembered by the browser), read from
-Chromium's accessibility tree; and axe-core (vendored in ``tests/night/axe/``) finds no
+Chromium's accessibility tree; and axe-core (vendored in ``axe/`` beside this file) finds no
 serious or critical violation on the page or the TV.
 """
 
