@@ -3,9 +3,10 @@
 ``table-companion export`` writes them from a table's journal and the hub serves them as
 ``/night.csv`` and ``/night.json``; both make them here from the
 :class:`~firmware_host.night.topics.Game` a publisher sends, so one program reads both: the
-same fields, the game's title as the screen shows it ("Sequence Dice"), and seats numbered
-as on the screen (P1, P2, ...). A text a spreadsheet would run as a formula (a player
-called ``=HYPERLINK(...)``) gets a ``'`` before it in the CSV, which makes it text.
+same fields and the game's title as the screen shows it ("Sequence Dice"). The CSV numbers
+seats as the screen does (P1, P2, ...); the JSON keeps the messages' seat 0 for P1
+(``docs/schema/records-1.schema.json``). A text a spreadsheet would run as a formula (a
+player called ``=HYPERLINK(...)``) gets a ``'`` before it in the CSV, which makes it text.
 """
 
 from __future__ import annotations
@@ -52,16 +53,8 @@ def csv_text(games: Iterable[Game]) -> str:
     return out.getvalue()
 
 
-def game_record(game: Game) -> dict[str, Any]:
-    """A finished game as JSON: the table's id (``table``) and name, the game's id and
-    title, its times and night, and its players, seats named as the screen names them."""
-    record = asdict(game)
-    record["players"] = [{**asdict(p), "seat": seat_label(p.seat)} for p in game.players]
-    return record
-
-
 def night_record(night: str, games: Iterable[Game], standings: Sequence[Standing]
                  ) -> dict[str, Any]:
     """A night as JSON: its date, its finished games and its standings."""
-    return {"night": night, "games": [game_record(game) for game in games],
+    return {"night": night, "games": [asdict(game) for game in games],
             "standings": [asdict(row) for row in standings]}

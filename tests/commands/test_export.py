@@ -94,9 +94,9 @@ def test_json_of_a_chosen_night_with_its_standings(
         "table": "", "name": "", "id": 2, "game": "High Die", "options": {"target": 5},
         "started": "2026-11-22T00:31:00+01:00", "ended": "2026-11-22T00:35:00+01:00",
         "night": "2026-11-21",
-        "players": [{"seat": "P1", "name": "Ann", "score": 2, "place": 2},
-                    {"seat": "P2", "name": "Ben", "score": 6, "place": 1},
-                    {"seat": "P3", "name": "Cy", "score": 0, "place": 3}],
+        "players": [{"seat": 0, "name": "Ann", "score": 2, "place": 2},
+                    {"seat": 1, "name": "Ben", "score": 6, "place": 1},
+                    {"seat": 2, "name": "Cy", "score": 0, "place": 3}],
     }
 
 
@@ -120,7 +120,7 @@ def test_the_json_is_the_hubs_json_of_the_same_games(
     assert set(served) - set(exported) == {"tables", "rejected", "trouble"}
     first = exported["games"][0]
     assert (first["table"], first["name"], first["game"]) == ("table-2", "Table 2", "High Die")
-    assert [p["seat"] for p in first["players"]] == ["P1", "P2"]
+    assert [p["seat"] for p in first["players"]] == [0, 1]  # P1, P2 (the schema's seats)
 
 
 def test_all_nights(journal_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
