@@ -312,9 +312,9 @@ class Hands:
                 self.games_left.pop(0)
                 self._counted_over = False
                 self._click(Control.SELECT)
-        elif page.title.endswith(": players"):
+        elif page.title.endswith(" players"):
             self._click(Control.SELECT)  # as many players as the config names
-        elif page.title.endswith(": options"):
+        elif page.title.endswith(" options"):
             if page.cursor != 0:
                 self._move_cursor(page.cursor, 0, len(page.entries))
             else:

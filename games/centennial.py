@@ -205,18 +205,18 @@ class Centennial(GameState[CentennialAction]):
             label="Moves", words={"auto": "whole chain", "declare": "roller says"},
         ),
         "dice_reuse": Option(True, "a die may serve several steps of one throw",
-                             label="A die serves several steps"),
+                             label="Reuse a die"),
         "claim_chain": Option(True, "a claimant may take several overlooked numbers in a row",
-                              label="Claim several numbers"),
+                              label="Claim a chain"),
         "claim_mode": Option(
             "first_caller",
             "who gets an overlooked number: whoever calls first, or asked in turn order",
             ("first_caller", "turn_order"),
-            label="Missed numbers go to",
-            words={"first_caller": "first caller", "turn_order": "turn order"},
+            label="Claims",
+            words={"first_caller": "1st caller", "turn_order": "turn order"},
         ),
         "roll_again": Option(False, "throw again after every throw that moved your marker",
-                             label="Throw again after a move"),
+                             label="Extra throw"),
     }
 
     def _start(self) -> None:

@@ -100,10 +100,10 @@ class Dalmatian(GameState[Action]):
     OPTIONS = {
         "dice_in_several_groups": Option(
             False, "a die may count in several groups (variation 1)",
-            label="Dice in several groups"),
+            label="Shared dice"),
         "round_winner_only": Option(
             False, "only the round's highest score is recorded (variation 2)",
-            label="Only the round's best scores"),
+            label="Best score only"),
         "reroll_budget": Option(
             "none", "dice that may be rerolled in a turn, in place of two rerolls (variation 3)",
             ("none", "8"), label="Rerolls", words={"none": "two a turn", "8": "8 dice"}),

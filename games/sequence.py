@@ -189,10 +189,10 @@ class SequenceDice(GameState[ChipMove]):
     MAX_PLAYERS = 4
     OPTIONS = {
         "sequence_length": Option(5, "chips in a line to win (6 is advised for two sides)",
-                                  (5, 6), label="Chips in a line to win"),
+                                  (5, 6), label="Chips in a line"),
         "wild_may_replace_corner_and_centre": Option(
             True, "a wild 11 on a full board may replace a chip on a 2 or 12 cell",
-            label="Wild 11 replaces a 2 or 12"),
+            label="11 replaces 2/12"),
     }
 
     @classmethod

@@ -122,10 +122,10 @@ def run_advise(args: argparse.Namespace) -> int:
         left = f"{args.budget} {'die' if args.budget == 1 else 'dice'} of reroll budget left"
     else:
         left = f"{rerolls} reroll{'' if rerolls == 1 else 's'} left"
-    print(f"total {args.total}, dice {_dashed(args.dice)}, {left}: score now {now}")
+    print(f"total {args.total}, dice {_dashed(args.dice)}, {left}: scores {now} now")
     if advice.stops:
-        print(f"stop: hold all five, score {now}")
-    else:
-        print(f"hold {_dashed(advice.hold)}, reroll {_dashed(advice.reroll)}: "
-              f"expected score {advice.expected:.3f}")
+        print(f"stop: keep all five, scores {now}")
+    else:  # the words and the label of the screen's hint ("keep 1-3 ≈4.0 pts")
+        kept = f"keep {_dashed(advice.hold)}, " if advice.hold else ""
+        print(f"{kept}reroll {_dashed(advice.reroll)}: ≈{advice.expected:.3f} pts expected")
     return 0

@@ -3,9 +3,9 @@
 By default the latest night in the journal the config names; ``--night DATE`` picks another,
 ``--all`` takes every night. CSV has one row per player per game (for a spreadsheet), made
 as the hub makes its ``/night.csv`` (:mod:`firmware_host.night.results`), the table named as
-the config's ``[night]`` names it; JSON has each night's games and its standings. A damaged
-game is left out with one line on stderr naming it and what is wrong (exit status 1); the
-good ones are exported.
+the config's ``[night]`` names it; JSON has each night's games and its standings, as the
+hub's ``/night.json`` has them. A damaged game is left out with one line on stderr naming it
+and what is wrong (exit status 1); the good ones are exported.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import json
 import os
 import sys
 from collections.abc import Container
-from dataclasses import asdict
 from datetime import date
 from itertools import groupby
 from pathlib import Path
@@ -31,7 +30,7 @@ from firmware_host.commands import (
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal, PlayedGame, Throw, standings
 from firmware_host.night.follow import as_game
-from firmware_host.night.results import csv_text
+from firmware_host.night.results import csv_text, night_record
 
 
 def register(subparsers: Subparsers) -> None:
@@ -59,14 +58,14 @@ def run(args: argparse.Namespace) -> int:
     for line in problems + earlier:  # one line each, and the good games still go out
         print(f"table-companion export: {path}: {line}", file=sys.stderr)
     games = of_night(games, args, path)
-    if args.format == "csv":
-        from firmware_host.config import load  # gpiozero: only when the CSV names the table
+    from firmware_host.config import load  # gpiozero: only once the journal was read
 
-        night = load(args.config).night
-        table = ("", "") if night is None else (night.table_id, night.table)
+    night = load(args.config).night
+    table = ("", "") if night is None else (night.table_id, night.table)
+    if args.format == "csv":
         sys.stdout.write(csv_text(as_game(*table, game) for game in games))
     else:
-        json.dump(as_json(games), sys.stdout, indent=2)
+        json.dump(as_json(games, *table), sys.stdout, indent=2)
         sys.stdout.write("\n")
     return 1 if problems else 0
 
@@ -129,21 +128,18 @@ def read_games(path: Path, command: str = "export", replay: Container[str] = (),
     return Reading(games, problems, earlier, actions, thrown)
 
 
-def as_json(games: list[PlayedGame]) -> dict[str, Any]:
+def as_json(games: list[PlayedGame], table: str, name: str) -> dict[str, Any]:
+    """Each night as the hub's ``/night.json`` gives one (its date, games and standings,
+    made by the same code), a game with the options it was played with added: the journal
+    keeps them, the hub is not sent them. The hub's live part (tables, messages refused)
+    is not in a journal."""
     nights = []
     in_order = sorted(games, key=lambda game: (game.night, game.id))
     for night, group in groupby(in_order, key=lambda game: game.night):
         played = list(group)
-        nights.append({
-            "night": str(night),
-            "standings": [asdict(row) for row in standings(played)],
-            "games": [{
-                "id": game.id,
-                "game": game.game,
-                "options": game.options,
-                "started": game.started.isoformat(),
-                "ended": game.ended.isoformat(),
-                "players": [asdict(player) for player in game.players],
-            } for game in played],
-        })
+        record = night_record(str(night), (as_game(table, name, game) for game in played),
+                              standings(played))
+        for game, shown in zip(played, record["games"], strict=True):
+            shown["options"] = game.options
+        nights.append(record)
     return {"nights": nights}

@@ -13,7 +13,7 @@ from typing import Any
 
 from firmware_host.night import urls
 from firmware_host.night.markup import EMPTY, Html, join, render
-from firmware_host.night.results import csv_text
+from firmware_host.night.results import csv_text, night_record
 from firmware_host.night.store import Night, NightSummary, Table
 from firmware_host.night.topics import SeatedTable
 
@@ -275,12 +275,10 @@ def ago(seconds: int) -> str:
 def as_json(night: Night, rejected: int) -> dict[str, Any]:
     """The night for ``/night.json``: tables, games and standings, and messages refused."""
     return {
-        "night": night.night,
+        **night_record(night.night, night.games, night.standings),  # as export writes it
         "tables": [{"id": t.id, "online": t.online, "quiet_s": t.quiet_s,
                     "live": None if t.live is None else asdict(t.live)}
                    for t in night.tables],
-        "games": [asdict(game) for game in night.games],
-        "standings": [asdict(row) for row in night.standings],
         "rejected": rejected,
         "trouble": night.trouble,
         "seating": asdict(night.seating),

@@ -1,19 +1,23 @@
-"""The night's results as CSV: one row per player per finished game.
+"""The night's results as CSV (one row per player per finished game) and as JSON.
 
-``table-companion export`` writes it from a table's journal and the hub serves it as
-``/night.csv``; both make their rows here from the :class:`~firmware_host.night.topics.Game`
-a publisher sends, so one spreadsheet takes both: the same columns, the game's title as the
-screen shows it ("Sequence Dice"), and seats numbered as on the screen (P1, P2, ...).
-A text a spreadsheet would run as a formula (a player called ``=HYPERLINK(...)``) gets a
-``'`` before it, which makes it text.
+``table-companion export`` writes them from a table's journal and the hub serves them as
+``/night.csv`` and ``/night.json``; both make them here from the
+:class:`~firmware_host.night.topics.Game` a publisher sends, so one program reads both: the
+same fields and the game's title as the screen shows it ("Sequence Dice"). The CSV numbers
+seats as the screen does (P1, P2, ...); the JSON keeps the messages' seat 0 for P1
+(``docs/schema/records-1.schema.json``). A text a spreadsheet would run as a formula (a
+player called ``=HYPERLINK(...)``) gets a ``'`` before it in the CSV, which makes it text.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict
+from typing import Any
 
+from firmware_host.journal import Standing
 from firmware_host.night.topics import Game
 
 COLUMNS = ("night", "table", "game_id", "game", "started", "ended", "seat", "player",
@@ -47,3 +51,10 @@ def csv_text(games: Iterable[Game]) -> str:
     for game in games:
         writer.writerows(rows(game))
     return out.getvalue()
+
+
+def night_record(night: str, games: Iterable[Game], standings: Sequence[Standing]
+                 ) -> dict[str, Any]:
+    """A night as JSON: its date, its finished games and its standings."""
+    return {"night": night, "games": [asdict(game) for game in games],
+            "standings": [asdict(row) for row in standings]}

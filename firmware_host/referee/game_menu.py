@@ -77,7 +77,7 @@ def game_menu(host: Host) -> Menu:
     menu.entries = [
         Entry(lambda: "Back to the game" if host.game else "Back to the game choice", back),
         entry("Undo last action", host.ask_undo, lambda: why_no_undo(host.game)),
-        entry("Enter dice by hand", dice_by_hand, lambda: why_no_dice(host.game)),
+        entry("Type in dice", dice_by_hand, lambda: why_no_dice(host.game)),
         entry("Standings", host.show_standings),
         entry("Settings", lambda: host.open(settings_menu(host))),
         Entry(lambda: "Next game" if over() else "Abandon game", end_game,
@@ -125,8 +125,8 @@ def standings_notice(journal: Journal, night: NightConfig | None) -> NoticeView:
     if night is None:
         lines = tuple(f"{s.name}: {s.wins} won of {s.played}" for s in rows)
         return NoticeView("Tonight", lines or ("no game finished yet",))
-    # beside the QR code a line has half the width
-    lines = tuple(f"{s.name} {s.wins} of {s.played}" for s in rows)
+    # beside the QR code a line has half the width: games won of played, as "3/4"
+    lines = tuple(f"{s.name} {s.wins}/{s.played}" for s in rows)
     return NoticeView("Won tonight", lines or ("no game yet",), qr=night.page_url)
 
 

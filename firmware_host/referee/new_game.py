@@ -46,7 +46,7 @@ def players_menu(config: Config, name: str, open_page: Callable[[Menu], None],
     wanted = min(max(len(config.players), cls.MIN_PLAYERS), cls.MAX_PLAYERS)
     entries = [entry(f"{n} players", partial(_open_options, config, name, n, open_page, start))
                for n in counts]
-    return Menu(f"{cls.TITLE}: players", entries, counts.index(wanted))
+    return Menu(f"{cls.TITLE} players", entries, counts.index(wanted))
 
 
 def _open_options(config: Config, name: str, players: int,
@@ -68,7 +68,7 @@ def options_menu(config: Config, name: str, players: int, start: Start) -> Menu:
             entries.append(Entry(partial(lambda text: text, option.label or key),
                                  partial(_cycle, values, key, steps),
                                  partial(lambda o, k: o.text(values[k]), option, key)))
-    return Menu(f"{cls.TITLE}: options", entries)
+    return Menu(f"{cls.TITLE} options", entries)
 
 
 def option_values(option: Option) -> tuple[Any, ...]:

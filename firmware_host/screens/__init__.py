@@ -41,6 +41,11 @@ def game_screen(name: str) -> ModuleType:
 
 def render(view: View) -> Image.Image:
     """The frame for ``view``: a mode "1" image of 128x64 pixels."""
+    return draw(view).to_image()
+
+
+def draw(view: View) -> Canvas:
+    """``view`` drawn on a fresh canvas, which also lists the text it holds."""
     canvas = Canvas()
     match view:
         case GameView():
@@ -57,7 +62,7 @@ def render(view: View) -> Image.Image:
             draw_board_fix(canvas, view)
         case NoticeView():
             draw_notice(canvas, view)
-    return canvas.to_image()
+    return canvas
 
 
-__all__ = ["game_screen", "render"]
+__all__ = ["draw", "game_screen", "render"]

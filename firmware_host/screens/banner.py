@@ -2,7 +2,8 @@
 
 The band is the first thing a player looks for, so it is the same on every game screen:
 big dark text on the left, an optional note of one or two small lines and optional dice on
-the right. A note gives way to a title that needs its room; the dice never do.
+the right. A note gives way to a title that needs its room; the dice never do. A title too
+long for big letters is drawn small, whole.
 """
 
 from __future__ import annotations
@@ -57,7 +58,10 @@ def banner_bitmap(title: str, note: tuple[str, ...], dice: tuple[int, ...]) -> t
         for line, top in zip(lines, tops, strict=False):
             canvas.text_right(right - 1, top, line, on=False)
         right -= width + 4
-    canvas.text(1, 1, fit(title, BIG, right - 1), BIG, on=False)
+    if BIG.width(title) <= right - 1:
+        canvas.text(1, 1, title, BIG, on=False)
+    else:  # a long name whole in small letters rather than cut in big ones
+        canvas.text(1, 4, fit(title, SMALL, right - 1), on=False)
     return canvas.cut(0, 0, canvas.width, HEIGHT)
 
 

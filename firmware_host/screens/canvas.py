@@ -10,14 +10,33 @@ overhead (a ``paste`` per glyph, a ``putpixel`` per dot) was most of a frame's c
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from PIL import Image
 
-from firmware_host.screens.font import SMALL, Face, text_rows
+from firmware_host.screens.font import GLYPH_W, SMALL, Face, line_rows, text_rows
 from hardware.display.protocol import HEIGHT, ROW_BYTES, WIDTH, frame_from_rows
 
 Box = tuple[int, int, int, int]  # left, top, width, height
 _ALL = (1 << WIDTH) - 1
+
+
+class TextRun(NamedTuple):
+    """A line of text as drawn: where, what, how big, lit or dark."""
+
+    x: int
+    y: int
+    text: str
+    scale: int
+    on: bool
+
+
+class Bitmap(tuple[int, ...]):
+    """Rows cut from a canvas, with the text runs drawn in them: a piece drawn once, kept
+    and stamped again still says what text it holds, so a layout check (no text off the
+    frame, none touching its neighbour) sees the text of kept pieces too."""
+
+    texts: tuple[TextRun, ...] = ()
 
 
 def span(x: int, w: int) -> int:
@@ -42,6 +61,7 @@ class Canvas:
 
     def __init__(self) -> None:
         self.rows = [0] * HEIGHT
+        self.texts: list[TextRun] = []
 
     def to_image(self) -> Image.Image:
         """The frame as a mode ``"1"`` image (Pillow's raw 1-bit layout is these rows)."""
@@ -51,6 +71,8 @@ class Canvas:
         """Set (or clear) a w x h block."""
         if w <= 0 or h <= 0:
             return
+        if self.texts:
+            self._forget_texts(x, y, w, h)
         mask = span(x, w)
         rows = self.rows
         if on:
@@ -82,6 +104,7 @@ class Canvas:
         """Draw ``text`` with its top-left at (x, y); returns the x just after it."""
         width, rows = text_rows(text, face.scale)
         self.stamp(x, y, width, rows, on)
+        self.texts.append(TextRun(x, y, text, face.scale, on))
         return x + len(text) * face.advance
 
     def text_right(self, right: int, y: int, text: str, face: Face = SMALL, on: bool = True) -> int:
@@ -92,6 +115,7 @@ class Canvas:
 
     def stamp(self, x: int, y: int, w: int, bitmap: Sequence[int], on: bool = True) -> None:
         """Set (or clear) the lit pixels of a ``w``-wide bitmap at (x, y); others stay."""
+        self._keep_texts(x, y, bitmap)
         rows = self.rows
         if x < 0 or y < 0 or y + len(bitmap) > HEIGHT:  # partly off the frame: clip each row
             for r, bits in enumerate(bitmap, y):
@@ -108,6 +132,9 @@ class Canvas:
 
     def blit(self, x: int, y: int, w: int, bitmap: Sequence[int]) -> None:
         """Replace a ``w``-wide block at (x, y) with ``bitmap``, dark pixels included."""
+        if self.texts:
+            self._forget_texts(x, y, w, len(bitmap))
+        self._keep_texts(x, y, bitmap)
         if x == 0 and w == WIDTH and 0 <= y <= HEIGHT - len(bitmap):  # whole rows
             self.rows[y : y + len(bitmap)] = bitmap
             return
@@ -122,8 +149,22 @@ class Canvas:
         for r, bits in enumerate(bitmap, y):
             rows[r] = (rows[r] & mask) | bits << shift
 
-    def cut(self, x: int, y: int, w: int, h: int) -> tuple[int, ...]:
+    def cut(self, x: int, y: int, w: int, h: int) -> Bitmap:
         """The ``w`` x ``h`` block at (x, y) as a bitmap for :meth:`blit` (inside the frame)."""
-        return tuple(
+        bitmap = Bitmap(
             (row >> (WIDTH - x - w)) & ((1 << w) - 1) for row in self.rows[y : y + h]
         )
+        if self.texts:
+            bitmap.texts = tuple(run._replace(x=run.x - x, y=run.y - y) for run in self.texts
+                                 if x <= run.x < x + w and y <= run.y < y + h)
+        return bitmap
+
+    def _forget_texts(self, x: int, y: int, w: int, h: int) -> None:
+        """Text drawn over whole is gone (a message box over the body)."""
+        self.texts = [run for run in self.texts if not (
+            x <= run.x and y <= run.y and run.y + line_rows(run.scale) <= y + h
+            and run.x + len(run.text) * (GLYPH_W + 1) * run.scale <= x + w + run.scale)]
+
+    def _keep_texts(self, x: int, y: int, bitmap: Sequence[int]) -> None:
+        if isinstance(bitmap, Bitmap) and bitmap.texts:
+            self.texts += [run._replace(x=run.x + x, y=run.y + y) for run in bitmap.texts]

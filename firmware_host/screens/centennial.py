@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware_host.screens.banner import BODY_TOP, PAGE_ROWS, draw_banner, turn_title
+from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.dice import SIZE, dice_width, draw_dice
 from firmware_host.screens.font import SMALL, fit
+from firmware_host.screens.names import shown_name
 from firmware_host.screens.opening import draw_opening
 from firmware_host.screens.pointed import draw_pointed
 from firmware_host.screens.standings import draw_final
@@ -84,7 +85,7 @@ def _draw_between_throws(canvas: Canvas, game: Centennial, view: GameView) -> No
     if throw is None:
         return
     draw_dice(canvas, dice_left, BODY_TOP, throw.dice)
-    lines = [fit(game.name(throw.roller), SMALL, canvas.width - dice_left)]
+    lines = [shown_name(game, throw.roller, canvas.width - dice_left)]
     if throw.stop is None:
         lines.append(f"goes {numbers(game.chain, 3)}")
     elif throw.stop == throw.start:
@@ -93,7 +94,7 @@ def _draw_between_throws(canvas: Canvas, game: Centennial, view: GameView) -> No
         lines.append(f"{place(throw.start)}→{place(throw.stop)}")
     lines.extend(f"{game.name(c.player)}+{c.number}" for c in game.claims)
     for index, line in enumerate(lines[:3]):
-        y = BODY_TOP + SIZE + 1 + index * PAGE_ROWS  # rows 33, 41, 49: a page each
+        y = BODY_TOP + SIZE + 1 + index * LINE  # rows 33, 42, 51: a descender clear
         canvas.text(dice_left, y, fit(line, SMALL, canvas.width - dice_left))
 
 
@@ -111,7 +112,7 @@ def _draw_players(canvas: Canvas, game: Centennial, width: int) -> None:
         text_width = column_width - (BAR + 2 if columns == 1 else 0)
         current = player == game.turn
         label = place(progress)
-        name = fit(game.name(player), SMALL, text_width - SMALL.width(label) - 4)
+        name = shown_name(game, player, text_width - SMALL.width(label) - 4)
         if current:
             canvas.fill(x, y, SMALL.width(name) + 2, LINE)
         canvas.text(x + 1, y + 1, name, on=not current)

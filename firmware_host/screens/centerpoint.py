@@ -13,6 +13,7 @@ from functools import lru_cache
 from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.font import SMALL, fit
+from firmware_host.screens.names import shown_name
 from firmware_host.screens.opening import draw_opening
 from firmware_host.screens.pointed import draw_pointed
 from firmware_host.screens.standings import draw_final
@@ -52,14 +53,15 @@ def draw(canvas: Canvas, view: GameView) -> None:
 
 
 def _reminder(game: CenterPoint) -> tuple[str, str]:
-    enter = " or ".join(map(str, sorted({1, SIX} if game.setup.options["six_enters"] else {1})))
-    return f"enter: {enter}", "6: again"
+    """What a die does besides moving: a 1 (or a 6 with that option) enters a marker, a 6
+    throws again."""
+    return ("1,6 enter" if game.setup.options["six_enters"] else "1 enters"), "6: again"
 
 
 def _draw_markers(canvas: Canvas, game: CenterPoint) -> None:
     for player, row in enumerate(game.markers):
         marks = tuple(where if isinstance(where, Off) else where.circle for where in row)
-        bitmap = _marker_row(fit(game.name(player), SMALL, NAME_W - 2), player == game.turn,
+        bitmap = _marker_row(shown_name(game, player, NAME_W - 2), player == game.turn,
                              marks)
         canvas.stamp(0, BODY_TOP + player * LINE, PANEL, bitmap)
     legend = canvas.height - 8

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware_host.screens.banner import BODY_TOP, PAGE_ROWS, draw_banner, turn_title
+from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.choices import ROW
 from firmware_host.screens.dice import SIZE, dice_width, draw_dice
 from firmware_host.screens.font import BIG, SMALL, fit
+from firmware_host.screens.names import shown_name
 from firmware_host.screens.opening import draw_opening
 from firmware_host.screens.pointed import draw_pointed
 from firmware_host.screens.standings import draw_final
@@ -25,7 +26,7 @@ from games.words import count
 
 LINE = 9
 GROUPS_Y = BODY_TOP + SIZE + 1  # row 33, under the dice and one dark row: page 4
-HINT_Y = GROUPS_Y + PAGE_ROWS  # row 41, page 5; only descenders dip into the next page
+HINT_Y = GROUPS_Y + LINE  # row 42: clear of the descenders of "no group" above
 
 
 def draw(canvas: Canvas, view: GameView) -> None:
@@ -117,9 +118,10 @@ def _draw_between_turns(canvas: Canvas, game: Dalmatian) -> None:
     last = game.last_turn
     if last is not None and last.total == game.total:
         score = game.sheet[-1][last.player]
-        canvas.text(x, BODY_TOP + 1, fit(f"{game.name(last.player)} → {score}", SMALL,
-                                         canvas.width - x))
-        canvas.text(x, BODY_TOP + 9, " ".join(map(str, last.dice)))
+        scored = f" → {score}"
+        name = shown_name(game, last.player, canvas.width - x - SMALL.width(scored) - 1)
+        canvas.text(x, BODY_TOP + 1, name + scored)
+        canvas.text(x, BODY_TOP + 1 + LINE, " ".join(map(str, last.dice)))
     _draw_totals(canvas, game, BODY_TOP + 18, ())
 
 
@@ -148,5 +150,5 @@ def _draw_totals(canvas: Canvas, game: Dalmatian, top: int,
         gained = this_round[player] if this_round else None
         right = f"+{gained} {scores[player]:>2}" if gained is not None else f"{scores[player]}"
         end = x + width - (10 if columns > 1 and player < rows * (columns - 1) else 1)
-        canvas.text(x, y, fit(game.name(player), SMALL, end - x - SMALL.width(right) - 5))
+        canvas.text(x, y, shown_name(game, player, end - x - SMALL.width(right) - 5))
         canvas.text_right(end, y, right)

@@ -2,7 +2,8 @@
 
 Small text is 5x7 (and a row of descender) in a 6x9 cell, 21 characters a line; big text
 doubles every pixel (10x14 in a 12x18 cell) for what must read at arm's length: whose
-turn, the dice, the total.
+turn, the dice, the total. Its descenders stay one row deep, so a big line is 15 rows and
+a name like "Peggy" stays inside the 16-row band with a lit row under its capitals.
 Characters the font lacks print as ``?`` rather than vanish.
 """
 
@@ -43,14 +44,21 @@ SMALL = Face(1)
 BIG = Face(2)
 
 
+def line_rows(scale: int) -> int:
+    """Rows a line of text takes at ``scale``: its capitals scaled, its descender one row."""
+    return GLYPH_H * scale + ROWS - GLYPH_H
+
+
 @cache
 def glyph(char: str, scale: int) -> tuple[int, ...]:
     """One character at ``scale`` as bitmap rows, each ``GLYPH_W * scale`` bits, left pixel
-    in the top bit; every pixel repeated ``scale`` times across and down."""
+    in the top bit; every pixel repeated ``scale`` times across, and down but for the
+    descender's row."""
     rows = GLYPHS.get(char, GLYPHS["?"])
-    scaled = (int("".join(c * scale for c in row).replace("#", "1").replace(".", "0"), 2)
-              for row in rows)
-    return tuple(bits for bits in scaled for _ in range(scale))
+    scaled = [int("".join(c * scale for c in row).replace("#", "1").replace(".", "0"), 2)
+              for row in rows]
+    return tuple(bits for r, bits in enumerate(scaled)
+                 for _ in range(scale if r < GLYPH_H else 1))
 
 
 @lru_cache(maxsize=1024)
@@ -58,7 +66,7 @@ def text_rows(text: str, scale: int) -> tuple[int, tuple[int, ...]]:
     """A whole line of text as one bitmap: (its width in pixels, its rows), kept for reuse,
     since a screen shows mostly the same words from frame to frame."""
     advance = (GLYPH_W + 1) * scale
-    rows = [0] * (ROWS * scale)
+    rows = [0] * line_rows(scale)
     for char in text:
         bitmap = glyph(char, scale)
         for r, bits in enumerate(bitmap):
@@ -75,11 +83,13 @@ def fit(text: str, face: Face, pixels: int) -> str:
 
 
 def wrap(text: str, face: Face, pixels: int) -> list[str]:
-    """``text`` broken at spaces into lines ``pixels`` wide; over-long words are split."""
+    """``text`` broken at spaces into lines ``pixels`` wide; over-long words are split. A
+    number stays on the line of the word before it ("of 10", "Cy 1"), and so does a
+    one-letter unit after a number ("10 s:")."""
     room = max(1, face.chars_in(pixels))
     lines: list[str] = []
     line = ""
-    for word in text.split():
+    for word in _kept_together(text.split(), room):
         while len(word) > room:
             if line:
                 lines.append(line)
@@ -95,3 +105,18 @@ def wrap(text: str, face: Face, pixels: int) -> list[str]:
     if line:
         lines.append(line)
     return lines
+
+
+def _kept_together(words: list[str], room: int) -> list[str]:
+    """``words`` with a number joined to the word before it, and a one-letter unit to the
+    number before it, where the two fit a line."""
+    joined: list[str] = []
+    for word in words:
+        bare = word.rstrip(":;,.")
+        number = word[0].isdigit()
+        unit = len(bare) == 1 and bare.isalpha() and bool(joined) and joined[-1][-1].isdigit()
+        if joined and (number or unit) and len(joined[-1]) + 1 + len(word) <= room:
+            joined[-1] += " " + word
+        else:
+            joined.append(word)
+    return joined

@@ -17,6 +17,7 @@ from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.chips import CHIP, draw_chip
 from firmware_host.screens.choices import ROW
 from firmware_host.screens.font import SMALL, fit
+from firmware_host.screens.names import shown_name
 from firmware_host.screens.opening import draw_opening
 from firmware_host.screens.pointed import draw_pointed
 from firmware_host.screens.standings import draw_final
@@ -84,22 +85,21 @@ def _draw_players(canvas: Canvas, game: MultiGam) -> None:
     width = canvas.width // 2
     for player in range(game.players):
         x, y = (player % 2) * width, PLAYERS_TOP + (player // 2) * LINE
-        bitmap = _player(player, game.name(player), game.bar[player], game.off[player],
-                         player == game.turn)
+        counts = f"b{game.bar[player]} o{game.off[player]}"
+        room = width - CHIP - 4 - SMALL.width(counts) - 4
+        bitmap = _player(player, shown_name(game, player, room), counts, player == game.turn)
         canvas.stamp(x, y, width, bitmap)
 
 
 @lru_cache(maxsize=256)
-def _player(player: int, name: str, bar: int, off: int, to_move: bool) -> tuple[int, ...]:
-    """A player's mark, name and checkers on the bar and off, inverted for the player to
-    move; two to a row. Drawn once for each of those and kept: a move changes one or two."""
+def _player(player: int, name: str, counts: str, to_move: bool) -> tuple[int, ...]:
+    """A player's mark, name and checkers on the bar and off (``b2 o5``), inverted for the
+    player to move; two to a row. Drawn once for each of those and kept: a move changes one
+    or two."""
     canvas = Canvas()
     width = canvas.width // 2
-    counts = f"b{bar} o{off}"
     draw_chip(canvas, 0, 1, player)
     name_x = CHIP + 2
-    room = width - CHIP - 4 - SMALL.width(counts) - 4
-    name = fit(name, SMALL, room)
     if to_move:
         canvas.fill(name_x - 1, 0, SMALL.width(name) + 2, LINE)
     canvas.text(name_x, 1, name, on=not to_move)

@@ -11,7 +11,8 @@ from typing import Any
 
 from firmware_host.screens.banner import BODY_TOP, draw_banner
 from firmware_host.screens.canvas import Canvas
-from firmware_host.screens.font import SMALL, fit
+from firmware_host.screens.font import SMALL
+from firmware_host.screens.names import shown_name
 from games.core import GameState, Opening
 
 LINE = 9
@@ -23,12 +24,13 @@ FACE_PITCH = 9  # a face digit and a 4-pixel gap: five faces and a total beside 
 
 def draw_throw(canvas: Canvas, right: int, y: int, dice: tuple[int, ...]) -> int:
     """``6 6 6 6 5=29`` ending at column ``right`` (the face alone for one die), the faces
-    set close so a name of eight letters keeps its room; returns the left edge."""
+    set close so a name of eight letters keeps its room; returns the left edge. The last
+    face and the total are one run of text, spaced as letters are."""
     total = f"={sum(dice)}" if len(dice) > 1 else ""
-    left = canvas.text_right(right, y, total) if total else right + 1
-    left -= len(dice) * FACE_PITCH - (FACE_PITCH - SMALL.advance + 1)
-    for index, face in enumerate(dice):
-        canvas.text(left + index * FACE_PITCH, y, str(face))
+    left = canvas.text_right(right, y, f"{dice[-1]}{total}")
+    for face in reversed(dice[:-1]):
+        left -= FACE_PITCH
+        canvas.text(left, y, str(face))
     return left
 
 
@@ -54,4 +56,4 @@ def draw_opening(canvas: Canvas, game: GameState[Any], opening: Opening,
         out = player not in opening.contenders
         canvas.text(0, y, "▶" if player == roller else ("·" if out else " "))
         name_room = left - SMALL.advance - 3
-        canvas.text(SMALL.advance, y, fit(game.name(player), SMALL, name_room))
+        canvas.text(SMALL.advance, y, shown_name(game, player, name_room))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from firmware_host.screens.banner import BODY_TOP, draw_banner, turn_title
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.choices import draw_choices
-from firmware_host.screens.font import SMALL, fit
+from firmware_host.screens.names import shown_name
 from firmware_host.screens.standings import draw_final
 from firmware_host.views import GameView
 
@@ -32,5 +32,5 @@ def draw(canvas: Canvas, view: GameView) -> None:
     scores = game.scores()
     for player in range(min(game.players, (canvas.height - top) // LINE)):
         y = top + player * LINE
-        canvas.text(0, y, fit(game.name(player), SMALL, 90))
+        canvas.text(0, y, shown_name(game, player, 90))
         canvas.text_right(canvas.width - 1, y, str(scores[player]))

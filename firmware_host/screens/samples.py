@@ -244,7 +244,7 @@ def options_menu(name: str, cursor: int, scroll: int = 0) -> MenuView:
     """A game's options as the set-up screen lists them, each at its default."""
     cls = games.game_class(name)
     shown = [(o.label, o.text(o.default)) for o in cls.OPTIONS.values() if o.label != "Board"]
-    return MenuView(f"{cls.TITLE}: options", ("Start", *(label for label, _ in shown)), cursor,
+    return MenuView(f"{cls.TITLE} options", ("Start", *(label for label, _ in shown)), cursor,
                     values=("", *(value for _, value in shown)), scroll=scroll)
 
 
@@ -252,8 +252,9 @@ def menu_options() -> View:
     return options_menu("dalmatian", cursor=2)
 
 
-def menu_options_scrolled() -> View:
-    return options_menu("dalmatian", cursor=2, scroll=10)
+def menu_options_centennial() -> View:
+    """The game with the most options: every label and value whole on one screen."""
+    return options_menu("centennial", cursor=4)
 
 
 def menu_options_multigam() -> View:
@@ -261,7 +262,7 @@ def menu_options_multigam() -> View:
 
 
 def menu_game_greyed() -> View:
-    items = ("Back to the game", "Undo last action", "Enter dice by hand", "Standings",
+    items = ("Back to the game", "Undo last action", "Type in dice", "Standings",
              "Settings", "Abandon game", "Shut down")
     return MenuView("Menu", items, cursor=2, greyed=frozenset({1, 2}))
 
@@ -301,14 +302,13 @@ def sequence_refused_long() -> View:
 
 
 def notice() -> View:
-    return NoticeView("Tonight", ("Ann 3 wins, Bob 2, Cy 1",
-                                  "Shutting down in 10 s: the game is saved and resumes "
-                                  "at the next start."))
+    return NoticeView("Tonight", ("Ann: 3 won of 4", "Bob: 2 won of 4",
+                                  "Cyrille: 1 won of 10", "Dominic: 0 won of 2"))
 
 
 def standings_qr() -> View:
-    return NoticeView("Won tonight", ("Ann 3 of 4", "Bob 1 of 4", "Cyrille 1 of 2",
-                                      "Dee 0 of 1", "Eve 0 of 1", "Fay 0 of 1"),
+    return NoticeView("Won tonight", ("Ann 3/4", "Bob 1/4", "Cyrille 1/2",
+                                      "Dee 0/1", "Eve 0/1", "Fay 0/1"),
                       qr="http://hub.local:8080/")
 
 
@@ -347,7 +347,7 @@ SAMPLES: dict[str, Callable[[], View]] = {
     "menu_long": menu_long,
     "menu_players": menu_players,
     "menu_options": menu_options,
-    "menu_options_scrolled": menu_options_scrolled,
+    "menu_options_centennial": menu_options_centennial,
     "menu_options_multigam": menu_options_multigam,
     "menu_game_greyed": menu_game_greyed,
     "dice_entry": dice_entry,

@@ -4,7 +4,8 @@ The board takes the left of the body, one 8-pixel cell per square: a dot marks a
 cell, a plus an empty cell the roll allows, and the cell under the cursor is inverted. At
 the end the winning line is inverted. On the right: the total big with what it does and
 the cell the knob is on (else whose colour plays next and the last roll), and under it, all
-game long in the same place, a legend of the chip patterns with each side's longest run; the
+game long in the same place, a legend naming the colour of each chip pattern (filled green,
+hollow blue, a red cross) with each side's longest run; the
 choices are the board's marked cells, so no list comes and goes with each roll.
 """
 
@@ -112,46 +113,48 @@ def _draw_total(canvas: Canvas, game: SequenceDice, total: int, moves: list[Chip
     """The rolled total big, and in small letters what it does and to which cell: the
     board shows the cells allowed (``+``) and the one the knob is on (inverted); the
     legend below says whose colour is whose."""
-    x = canvas.text(PANEL, BODY_TOP, str(total), BIG)  # its advance leaves a 2-pixel gap
+    x = canvas.text(PANEL, BODY_TOP, str(total), BIG) + 2  # a word's gap from the number
     verb = moves[0].verb.value if moves else "pass"
     kind = {WILD: "wild", DEFENSIVE: "defend"}.get(total, f"on {total}s")
-    canvas.text(x, BODY_TOP - 1, verb)
+    canvas.text(x, BODY_TOP, verb)
     where = f"{cursor} {kind}" if cursor is not None else kind
-    canvas.text(x, BODY_TOP + 7, fit(where, SMALL, canvas.width - x))
+    if cursor is not None and SMALL.width(where) > canvas.width - x:
+        where = str(cursor)  # the verb above says what the cell is for
+    canvas.text(x, BODY_TOP + LINE, fit(where, SMALL, canvas.width - x))
 
 
 def _draw_last_roll(canvas: Canvas, game: SequenceDice) -> None:
     """Between turns: the colour to play next and the dice that were last thrown, on the
     rows of the total's two lines (pages 2 and 3), so a roll rewrites those pages only."""
-    draw_chip(canvas, PANEL, BODY_TOP, game.colour(game.turn))
-    canvas.text(PANEL + CHIP + 3, BODY_TOP - 1, "to play")
+    draw_chip(canvas, PANEL, BODY_TOP + 1, game.colour(game.turn))
+    canvas.text(PANEL + CHIP + 3, BODY_TOP, "to play")
     if game.dice:
         last = f"last {'+'.join(map(str, game.dice))}={sum(game.dice)}"
-        canvas.text(PANEL, BODY_TOP + 7, fit(last, SMALL, canvas.width - PANEL))
+        canvas.text(PANEL, BODY_TOP + LINE, fit(last, SMALL, canvas.width - PANEL))
 
 
 def _draw_legend(canvas: Canvas, game: SequenceDice, chips: tuple[int | None, ...],
                  top: int) -> None:
-    """Each colour's pattern, its players and its longest run, labelled ``run 3``."""
+    """Each colour in play: its pattern, its name (the chips on the table are coloured,
+    and messages name colours: "put a blue chip on B3") and its longest run, ``run 3``.
+    Whose colour it is the band and the pattern beside "to play" say at each turn."""
     scores = _scores(game, chips)
     entries = []
     for colour in range(len(COLOURS)):
         players = game.players_of(colour)
         if players:
-            entries.append((colour, "+".join(game.name(p) for p in players),
-                            f"run {scores[players[0]]}"))
+            entries.append((colour, f"run {scores[players[0]]}"))
     canvas.stamp(PANEL, top, canvas.width - PANEL, _legend(tuple(entries)))
 
 
 @lru_cache(maxsize=32)
-def _legend(entries: tuple[tuple[int, str, str], ...]) -> tuple[int, ...]:
-    """The legend's pixels for each colour's (colour, names, run), drawn once and kept."""
+def _legend(entries: tuple[tuple[int, str], ...]) -> tuple[int, ...]:
+    """The legend's pixels for each colour's (colour, run), drawn once and kept."""
     canvas = Canvas()
-    for colour, names, run in entries:
+    for colour, run in entries:
         y = colour * LINE
         draw_chip(canvas, 0, y + 1, colour)
-        room = canvas.width - PANEL - CHIP - 3 - SMALL.width(run) - 4
-        canvas.text(CHIP + 3, y + 1, fit(names, SMALL, room))
+        canvas.text(CHIP + 3, y + 1, COLOURS[colour])
         canvas.text_right(canvas.width - PANEL - 1, y + 1, run)
     return canvas.cut(0, 0, canvas.width - PANEL, len(COLOURS) * LINE)
 

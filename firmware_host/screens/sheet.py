@@ -25,11 +25,14 @@ COLUMNS = 2
 MARGIN = 6
 LABEL = 14  # pixels above each screen for its name
 
-CHANGED = ("board_fix_refused", "board_fix_refused_page_2", "sequence_refused_long",
-           "centerpoint_no_move", "centerpoint_tumbling", "dalmatian_turn",
-           "dalmatian_rerolled")
-"""The sample screens new or changed with refusals shown whole, throws said, and one dice
-convention."""
+CHANGED = ("centennial_playing", "centerpoint_playing", "centerpoint_tumbling",
+           "dalmatian_opening_six", "dalmatian_opening_tie", "dalmatian_rerolled",
+           "dalmatian_turn", "menu_game_greyed", "menu_options", "menu_options_centennial",
+           "menu_options_multigam", "notice", "sequence_choosing", "sequence_over",
+           "sequence_playing", "standings_qr")
+"""The sample screens new or changed when every text was made to read clearly: greyed rows
+whole behind a cross, colours named beside their chip patterns, names cut plainly and never
+alike, words clear of numbers and edges, set-up labels that need no scrolling."""
 
 
 def contact_sheet(names: Sequence[str]) -> Image.Image:

@@ -11,7 +11,8 @@ from typing import Any
 
 from firmware_host.screens.banner import BODY_TOP, draw_banner
 from firmware_host.screens.canvas import Box, Canvas
-from firmware_host.screens.font import SMALL, fit
+from firmware_host.screens.font import SMALL
+from firmware_host.screens.names import shown_name
 from games.core import GameState, Result
 
 LINE = 9
@@ -55,7 +56,7 @@ def draw_ranking(
         if winner:
             canvas.fill(x, y, column_width - 2, LINE)
         name_room = column_width - 2 - SMALL.width(f"{place} ") - SMALL.width(score) - 8
-        canvas.text(x + 1, y + 1, f"{place} {fit(game.name(player), SMALL, name_room)}",
+        canvas.text(x + 1, y + 1, f"{place} {shown_name(game, player, name_room)}",
                     on=not winner)
         canvas.text_right(x + column_width - 4, y + 1, score, on=not winner)
 

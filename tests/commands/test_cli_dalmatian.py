@@ -42,11 +42,11 @@ def test_advise_names_the_hold_and_the_expectation(capsys: pytest.CaptureFixture
     status, out, _ = run(capsys, "advise", "dalmatian", "--total", "6", "--dice", "6", "6", "1",
                          "6", "6", "--rerolls", "1")
     assert status == 0
-    assert out.splitlines() == ["total 6, dice 6-6-1-6-6, 1 reroll left: score now 4",
-                                "hold 6-6-6-6, reroll 1: expected score 4.167"]
+    assert out.splitlines() == ["total 6, dice 6-6-1-6-6, 1 reroll left: scores 4 now",
+                                "keep 6-6-6-6, reroll 1: ≈4.167 pts expected"]
     status, out, _ = run(capsys, "advise", "dalmatian", "--total", "6", "--dice", "6", "6", "6",
                          "6", "6", "--budget", "8")
-    assert out.splitlines()[-1] == "stop: hold all five, score 5"
+    assert out.splitlines()[-1] == "stop: keep all five, scores 5"
 
 
 def test_advise_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -52,7 +52,7 @@ def test_advise_json_gives_the_rerolls_it_assumed() -> None:
     budget = json.loads(run("advise", *hand, "--budget", "3").stdout)
     assert (budget["rerolls"], budget["budget"]) == (None, 3)
     assert run("advise", *hand[:-1]).stdout.startswith(
-        "total 7, dice 1-3-4-6-6, 2 rerolls left: score now 4\n")
+        "total 7, dice 1-3-4-6-6, 2 rerolls left: scores 4 now\n")
 
 
 @pytest.mark.parametrize(("target", "told"), [

@@ -91,12 +91,37 @@ def test_json_of_a_chosen_night_with_its_standings(
     ]
     assert [game["id"] for game in night["games"]] == [1, 2]
     assert night["games"][1] == {
-        "id": 2, "game": "highdie", "options": {"target": 5},
+        "table": "", "name": "", "id": 2, "game": "High Die", "options": {"target": 5},
         "started": "2026-11-22T00:31:00+01:00", "ended": "2026-11-22T00:35:00+01:00",
+        "night": "2026-11-21",
         "players": [{"seat": 0, "name": "Ann", "score": 2, "place": 2},
                     {"seat": 1, "name": "Ben", "score": 6, "place": 1},
                     {"seat": 2, "name": "Cy", "score": 0, "place": 3}],
     }
+
+
+def test_the_json_is_the_hubs_json_of_the_same_games(
+    journal_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hub's ``/night.json`` and export's JSON say a night in one shape; export adds
+    the options each game was played with (the hub is not sent them), the hub what is live
+    and the next round."""
+    table = tmp_path / "config.toml"
+    table.write_text(f'journal = "{journal_path.name}"\n[night]\ntable = "Table 2"\n')
+    [exported] = json.loads(export(capsys, "--config", str(table), "--format", "json"))["nights"]
+    with Journal.open_existing(journal_path) as journal:
+        sent = snapshot(journal, "table-2", "Table 2", datetime.now(CET))
+    store = Store.open(tmp_path / "night.sqlite3")
+    for message in (sent.live, *sent.games):
+        store.apply(message)
+    served = json.loads(json.dumps(page.as_json(store.night(), rejected=0)))  # as sent
+    for game in exported["games"]:
+        assert game.pop("options") == {"target": 5}
+    assert {key: served[key] for key in exported} == exported
+    assert set(served) - set(exported) == {"tables", "rejected", "trouble", "seating"}
+    first = exported["games"][0]
+    assert (first["table"], first["name"], first["game"]) == ("table-2", "Table 2", "High Die")
+    assert [p["seat"] for p in first["players"]] == [0, 1]  # P1, P2 (the schema's seats)
 
 
 def test_all_nights(journal_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

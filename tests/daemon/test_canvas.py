@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.dice import SIZE, draw_die, face_bitmap
-from firmware_host.screens.font import BIG, GLYPH_W, ROWS, SMALL
+from firmware_host.screens.font import BIG, GLYPH_H, GLYPH_W, ROWS, SMALL, line_rows
 from firmware_host.screens.glyphs import GLYPHS
 from hardware.display.protocol import new_frame
 
@@ -22,11 +22,19 @@ sizes = st.integers(0, 40)
 
 
 def pillow_mask(char: str, scale: int) -> Image.Image:
-    """A glyph as the font drew it with Pillow before bitmaps: putdata, then a NEAREST resize."""
+    """A glyph drawn with Pillow: putdata, then a NEAREST resize of its capitals and, one row
+    deep at any scale, its descender below them."""
     rows = GLYPHS.get(char, GLYPHS["?"])
     mask = Image.new("1", (GLYPH_W, ROWS))
     mask.putdata([255 if c == "#" else 0 for row in rows for c in row])
-    return mask.resize((GLYPH_W * scale, ROWS * scale), Image.Resampling.NEAREST)
+    caps = mask.crop((0, 0, GLYPH_W, GLYPH_H)).resize((GLYPH_W * scale, GLYPH_H * scale),
+                                                      Image.Resampling.NEAREST)
+    descender = mask.crop((0, GLYPH_H, GLYPH_W, ROWS)).resize((GLYPH_W * scale, 1),
+                                                              Image.Resampling.NEAREST)
+    whole = Image.new("1", (GLYPH_W * scale, line_rows(scale)))
+    whole.paste(caps, (0, 0))
+    whole.paste(descender, (0, GLYPH_H * scale))
+    return whole
 
 
 @given(x=xs, y=ys, w=sizes, h=sizes, on=st.booleans(), outline=st.booleans())

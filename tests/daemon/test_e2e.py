@@ -230,9 +230,9 @@ class Player:
         title = games.game_class(self.plan.game).TITLE
         if view.title == "New game":
             wanted = f"{title} ("
-        elif view.title == f"{title}: players":
+        elif view.title == f"{title} players":
             wanted = f"{self.plan.players} players"
-        elif view.title == f"{title}: options":
+        elif view.title == f"{title} options":
             options = games.game_class(self.plan.game).OPTIONS
             shown = set(zip(view.items, view.values, strict=True))
             changes = [options[key].label for key, value in self.plan.options.items()

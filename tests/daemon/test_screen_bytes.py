@@ -81,8 +81,8 @@ def test_dalmatian_hint_and_groups_lines_each_change_one_page() -> None:
     assert isinstance(view, GameView) and view.hint
     shown = render(view)
     hidden = render(replace(view, hint=False))
-    assert pages_changed(shown, hidden) == [5, 6]  # the p of "pts" dips into page 6 ...
-    below = (0, 49, 128, 64)  # ... by its descender's row alone
+    assert pages_changed(shown, hidden) == [5, 6]  # the hint: rows 42-48, its p's tail 49
+    below = (0, 50, 128, 64)
     assert shown.crop(below).tobytes() == hidden.crop(below).tobytes()
     groups_only = render(replace(view, hint=False, choices=())).crop((0, 32, 128, 64))
     _, top, _, bottom = groups_only.getbbox() or (0, 0, 0, 0)

@@ -8,6 +8,7 @@ from pathlib import Path
 from PIL import Image
 
 import games
+from firmware_host.referee.new_game import option_values
 from firmware_host.screens import dice, render, sheet
 from firmware_host.screens.banner import BODY_TOP, draw_banner
 from firmware_host.screens.canvas import Canvas
@@ -17,7 +18,7 @@ from firmware_host.screens.dalmatian import hint_line
 from firmware_host.screens.dice import SIZE
 from firmware_host.screens.font import SMALL
 from firmware_host.screens.opening import draw_throw
-from firmware_host.screens.samples import SAMPLES, options_menu, play
+from firmware_host.screens.samples import SAMPLES, play
 from firmware_host.screens.sequence import LINE
 from firmware_host.views import DiceEntryView, GameView, MenuView
 from games.dalmatian import Dalmatian
@@ -31,11 +32,19 @@ def test_every_option_has_a_label_and_words_a_player_understands() -> None:
                 assert "_" not in option.text(value), (name, key, value)
 
 
-def test_the_issues_examples_read_as_asked() -> None:
+def test_every_option_reads_whole_beside_each_of_its_values() -> None:
+    """A set-up row is ``Label:`` and the value at the right, 21 characters in all: no
+    label is cut or scrolls, whatever value it shows."""
+    for name in games.REGISTRY:
+        for key, option in games.game_class(name).OPTIONS.items():
+            if len(option_values(option)) < 2:
+                continue  # free-form (a board file): set in the config, not on the screen
+            for value in option_values(option):
+                row = f"{option.label}: {option.text(value)}"
+                assert len(row) <= SMALL.chars_in(128), (name, key, row)
     dalmatian = games.game_class("dalmatian").OPTIONS
     assert (dalmatian["dice_in_several_groups"].label,
-            dalmatian["dice_in_several_groups"].text(False)) == ("Dice in several groups", "no")
-    assert dalmatian["round_winner_only"].label == "Only the round's best scores"
+            dalmatian["dice_in_several_groups"].text(False)) == ("Shared dice", "no")
     rule = games.game_class("multigam").OPTIONS["dice_rule"]
     assert (rule.label, rule.text(rule.default)) == ("Dice rule", "standard")
 
@@ -51,10 +60,12 @@ def test_a_long_line_starts_cut_then_scrolls_to_its_end_and_back() -> None:
 
 
 def test_a_value_is_always_whole_and_a_highlighted_label_moves() -> None:
-    still, moved = (render(options_menu("dalmatian", cursor=2, scroll=s)) for s in (0, 9))
-    row = (0, 28, 128, 37)  # the highlighted row, third of the list
+    items, values = ("Start", "Only the round's best scores"), ("", "no")
+    still, moved = (render(MenuView("Options", items, 1, values=values, scroll=s))
+                    for s in (0, 9))
+    row = (0, 27, 128, 36)  # the highlighted row, second of the list
     assert still.crop(row).tobytes() != moved.crop(row).tobytes()
-    value = (110, 28, 128, 37)  # "no" at the right stays where it is
+    value = (110, 27, 128, 36)  # "no" at the right stays where it is
     assert still.crop(value).tobytes() == moved.crop(value).tobytes()
 
 

@@ -16,7 +16,7 @@ URL = "http://hub.local:8080/"
 
 
 def test_the_code_is_drawn_module_for_module_dark_on_a_lit_quiet_zone() -> None:
-    frame = render(NoticeView("Won tonight", ("Ann 3 of 4",), qr=URL))
+    frame = render(NoticeView("Won tonight", ("Ann 3/4",), qr=URL))
     side = qr_size(URL, 64)
     left, top = 128 - side, (64 - side) // 2
     pixels = frame.load()
@@ -32,7 +32,7 @@ def test_the_code_is_drawn_module_for_module_dark_on_a_lit_quiet_zone() -> None:
 def test_an_address_too_long_for_the_screen_is_left_out_not_cut() -> None:
     long = "http://" + "x" * 80 + ".example/"
     assert qr_size(long, 64) == 0
-    frame = render(NoticeView("Won tonight", ("Ann 3 of 4",), qr=long))
+    frame = render(NoticeView("Won tonight", ("Ann 3/4",), qr=long))
     assert frame.getpixel((127, 32)) == 0  # no code drawn: the lines have the width
 
 

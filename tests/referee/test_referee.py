@@ -150,9 +150,9 @@ def test_options_cycle_with_select_before_the_start(table: Table) -> None:
     table.choose("Dalmatian")
     table.choose("2 players")
     menu = table.menu()
-    index = menu.items.index("Only the round's best scores")
+    index = menu.items.index("Best score only")
     assert menu.values[index] == "no"
-    table.choose("Only the round's best scores")
+    table.choose("Best score only")
     assert table.menu().values[index] == "yes"
     table.choose("Start")
     assert table.game.setup.options["round_winner_only"] is True
@@ -644,7 +644,7 @@ def test_the_menu_keeps_its_entries_in_place_and_greys_what_does_not_apply(
     start_dalmatian(table)
     table.press(Control.BACK)
     at_start = table.menu()
-    assert at_start.items == ("Back to the game", "Undo last action", "Enter dice by hand",
+    assert at_start.items == ("Back to the game", "Undo last action", "Type in dice",
                               "Standings", "Settings", "Abandon game", "Shut down")
     assert at_start.greyed == {1}  # nothing to undo; the opening dice are due
     table.choose("Undo last action")
@@ -658,7 +658,7 @@ def test_the_menu_keeps_its_entries_in_place_and_greys_what_does_not_apply(
     table.press(Control.BACK)
     in_turn = table.menu()
     assert in_turn.items == at_start.items and in_turn.greyed == {2}
-    table.choose("Enter dice by hand")
+    table.choose("Type in dice")
     assert table.menu().message == "no dice are due now"
 
 
@@ -720,7 +720,7 @@ def test_a_highlighted_option_too_long_for_its_row_scrolls_with_the_ticks(
     table.choose("Dalmatian")
     table.choose("2 players")
     table.send(ControlTurned(2))
-    assert table.menu().items[table.menu().cursor] == "Only the round's best scores"
+    assert table.menu().items[table.menu().cursor] == "Best score only"
     for tick in range(10):
         table.referee.tick(float(tick))
     assert table.menu().scroll == 9
@@ -753,7 +753,7 @@ def test_at_a_game_night_the_standings_carry_the_pages_address_for_a_qr_code(
         table.press(Control.BACK)  # closes the game's own QR code
         table.press(Control.BACK)
         view = table.choose("Standings")
-    assert view == NoticeView("Won tonight", ("Ben 1 of 1", "Ann 0 of 1"),
+    assert view == NoticeView("Won tonight", ("Ben 1/1", "Ann 0/1"),
                               qr="http://10.0.0.2:8080/")
 
 
