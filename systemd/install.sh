@@ -44,7 +44,7 @@ BLOCK_END="# <<< table-companion"
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LOCK=$SOURCE/requirements/pi.lock
 # shellcheck source=scripts/distribution.sh
-. "$SOURCE/scripts/distribution.sh"  # gpio_package, imaging_packages, lock_names_from_distribution, ...
+. "$SOURCE/scripts/distribution.sh"  # what comes from the distribution, and the machine
 
 say() { printf '%s\n' "$*"; }
 fail() { say "install.sh: $*" >&2; exit 1; }
