@@ -48,3 +48,12 @@ gpio_package() {
 imaging_packages() {
     if arm32_userland; then echo python3-pil python3-cbor2; fi
 }
+
+# The names in requirements/pi.lock of what the distribution gives here for PYTHON, which
+# install.sh leaves out of the lock: the lock's markers cannot, since pip's platform_machine
+# is the kernel's (aarch64 under a 32-bit system on a 64-bit kernel).
+lock_names_from_distribution() {
+    if [ -n "$(gpio_package "$1")" ]; then printf 'lgpio adafruit-lgpio '; fi
+    if arm32_userland; then printf 'pillow cbor2'; fi
+    echo
+}

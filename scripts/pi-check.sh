@@ -13,7 +13,7 @@
 # look like a Pi (a /proc/device-tree/model). OUT: a folder for each step's output and
 # summary.txt. PYTEST-ARGS: what ./test.sh runs inside (a subset: the whole suite is slow
 # under emulation); none: ./test.sh is left out. --tests-only: the clone (brought up to this
-# checkout's commit when a check made it before) and ./test.sh alone. Run as root; this
+# checkout's commit where a check made it before) and ./test.sh alone. Run as root; this
 # checkout is cloned in.
 set -euo pipefail
 root=$(realpath "$1") out=$(realpath -m "$2")
@@ -93,7 +93,9 @@ chown -R "$(as_root id -u pi)" "$root/mnt/src/clone.git"  # git clones only its 
 tests_only=0
 if [ "${1:-}" = --tests-only ]; then tests_only=1; shift; fi
 if [ -d "$root/home/pi/table-companion" ]; then
-    step 01-pull as_pi git -C /home/pi/table-companion pull -q --ff-only origin HEAD
+    # shellcheck disable=SC2016  # expanded inside the Pi
+    step 01-update as_pi sh -c 'cd ~/table-companion && git fetch -q origin HEAD &&
+        git checkout -q --detach FETCH_HEAD && git log --oneline -1'  # .venv stays
 else
     step 01-clone as_pi git clone -q /mnt/src/clone.git /home/pi/table-companion
 fi

@@ -44,7 +44,7 @@ BLOCK_END="# <<< table-companion"
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LOCK=$SOURCE/requirements/pi.lock
 # shellcheck source=scripts/distribution.sh
-. "$SOURCE/scripts/distribution.sh"  # installed, gpio_package, imaging_packages, wheel_machine
+. "$SOURCE/scripts/distribution.sh"  # what comes from the distribution, and the machine
 
 say() { printf '%s\n' "$*"; }
 fail() { say "install.sh: $*" >&2; exit 1; }
@@ -226,7 +226,7 @@ if ! installed python3-lgpio && [ "$apt_updated" -eq 0 ]; then  # is it in the a
 fi
 gpio=$(gpio_package python3)
 read -r -a imaging <<<"$(imaging_packages)"
-from_distribution=()
+read -r -a from_distribution <<<"$(lock_names_from_distribution python3)"
 case $gpio in
     python3-lgpio) gpio_source="lgpio (python3-lgpio from the distribution)" ;;
     python3-rpi.gpio) gpio_source="RPi.GPIO (python3-rpi.gpio from the distribution: the package \
@@ -236,14 +236,8 @@ index has no lgpio for $(python3 -V) on $(wheel_machine))" ;;
            gpio_source+="; from Python 3.13 on adafruit-lgpio's wheel"
        fi ;;
 esac
-if [ -n "$gpio" ]; then
-    apt_install "$gpio"
-    from_distribution+=(lgpio adafruit-lgpio)
-fi
-if [ ${#imaging[@]} -gt 0 ]; then  # the package index has no 32-bit ARM wheels of these
-    apt_install "${imaging[@]}"
-    from_distribution+=(pillow cbor2)
-fi
+if [ -n "$gpio" ]; then apt_install "$gpio"; fi
+if [ ${#imaging[@]} -gt 0 ]; then apt_install "${imaging[@]}"; fi
 
 # --- the service user and its device groups ------------------------------------------------
 for group in "${GROUPS_NEEDED[@]}"; do

@@ -40,6 +40,7 @@ COMMANDS: dict[str, Command] = {
     "hub": Command("hub", "keep the game night from the broker and serve its live page"),
     "night": Command("night", "try a game night on this machine: night --demo"),
     "seat": Command("seat", "propose the next round's seating at a game night"),
+    "roster": Command("roster", "list the game night's players, or merge two names"),
 }
 
 

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from firmware_host.commands import Subparsers, add_command
 from firmware_host.errors import UsageError
+from firmware_host.league.roster import RosterFile
 from firmware_host.night import topics
 from firmware_host.night.broadcast import Broadcast
 from firmware_host.night.credentials import read_secret
@@ -31,6 +32,7 @@ from firmware_host.night.watch import Watch
 
 KEEPALIVE_S = 10
 DB_NAME = "night.sqlite3"
+ROSTER = Path("/etc/table-companion/roster.toml")
 log = logging.getLogger("table_companion.hub")
 
 
@@ -53,6 +55,10 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("--db", type=Path, metavar="PATH",
                         help=f"the night's file (default: $STATE_DIRECTORY/{DB_NAME}, or "
                              "the user's state folder)")
+    parser.add_argument("--roster", type=Path, metavar="FILE", default=ROSTER,
+                        help="the players' ids, names and aliases (TOML), read again when "
+                             f"it changes; `table-companion roster` writes it (default: "
+                             f"{ROSTER}; none: players are matched by name)")
     parser.add_argument("--night", type=night_date, metavar="YYYY-MM-DD",
                         help="show this night's games (default: the latest night by the "
                              "hub's clock; a night turns at 06:00)")
@@ -85,8 +91,10 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, sqlite3.Error) as err:
         raise UsageError(f"{db}: cannot keep the night there ({err})") from None
     broadcast = Broadcast()
+    roster = RosterFile(args.roster)
     link = Link(broker, args.user, password, keepalive=args.keepalive, log=log)
     listener = Listener(store, link, broadcast)
+    listener.reread(roster)
     watch = Watch(listener, args.keepalive)
     site = Site(store, watch.night, lambda: listener.rejected)
     server = NightServer((host, port), site, broadcast, page_url=args.page or "")
@@ -103,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         while not stop.wait(1.0):
             watch.tick()
+            listener.reread(roster)
     finally:
         notify("STOPPING=1")
         link.stop()

@@ -127,27 +127,35 @@ class Throw:
 
 @dataclass(frozen=True)
 class Standing:
-    """One player's evening: games played, games won (shared wins count) and opponents beaten."""
+    """One player's evening: games played, games won (shared wins count), and the share of
+    the other players they finished ahead of, on average over their games (1.0 always
+    first, 0.0 always last): a 4-player win counts once, and playing more adds nothing."""
 
     name: str
     played: int
     wins: int
-    beaten: int
+    ahead: float
 
 
 def standings(games: Sequence[PlayedGame]) -> list[Standing]:
-    """Players across ``games`` by wins, then opponents beaten, then name.
+    """Players across ``games`` by wins, then the share they finished ahead of, then name.
 
-    Games differ in what a point is worth, so only places are compared across games.
+    Games differ in what a point is worth, so only places are compared across games. (The
+    count of opponents beaten, summed, rewarded whoever played more and counted a 4-player
+    win three times.)
     """
-    tally: dict[str, list[int]] = {}
+    tally: dict[str, list[float]] = {}
     for game in games:
+        others = len(game.players) - 1
         for player in game.players:
-            beaten = sum(1 for other in game.players if other.place > player.place)
-            played, wins, total = tally.setdefault(player.name, [0, 0, 0])
-            tally[player.name] = [played + 1, wins + (player.place == 1), total + beaten]
-    rows = [Standing(name, *counts) for name, counts in tally.items()]
-    return sorted(rows, key=lambda s: (-s.wins, -s.beaten, s.name))
+            behind = sum(1 for other in game.players if other.place > player.place)
+            counts = tally.setdefault(player.name, [0, 0, 0.0])
+            counts[0] += 1
+            counts[1] += player.place == 1
+            counts[2] += behind / others if others else 1.0
+    rows = [Standing(name, int(played), int(wins), ahead / played)
+            for name, (played, wins, ahead) in tally.items()]
+    return sorted(rows, key=lambda s: (-s.wins, -s.ahead, s.name))
 
 
 def places(result: Result) -> dict[int, int]:

@@ -17,6 +17,7 @@ from typing import Any
 
 import paho.mqtt.client as paho
 
+from firmware_host.league.roster import RosterFile
 from firmware_host.night import page, topics
 from firmware_host.night.broadcast import Broadcast, sse
 from firmware_host.night.mqtt import Link
@@ -81,6 +82,17 @@ class Listener:
         if change.seating:
             self.broadcast.send("seating", sse("seating", page.seating_parts(
                 self.store.night())))
+
+    def reread(self, roster: RosterFile) -> None:
+        """The host's roster file again, if it changed: players named by it from now on. A
+        bad file is logged once, and the hub goes on with the roster it had."""
+        was = roster.problem
+        if roster.reload():
+            self.store.use(roster.roster)
+            log.info("players named by %s (%d listed)", roster.path, len(roster.roster.people))
+            self.broadcast.send("results", sse("results", page.results(self.store.night())))
+        if roster.problem and roster.problem != was:
+            log.warning("roster not read: %s; players are named as before", roster.problem)
 
     def reject(self, topic: str, reason: str) -> None:
         self.rejected += 1

@@ -113,13 +113,14 @@ def banner(trouble: str) -> Html:
 
 def standings(night: Night) -> Html:
     rows = join((render("<tr><td>{rank}</td><td>{name}</td><td>{wins}</td><td>{played}</td>"
-                        "<td>{beaten}</td></tr>", rank=rank, name=s.name, wins=s.wins,
-                        played=s.played, beaten=s.beaten)
+                        "<td>{ahead}%</td></tr>", rank=rank, name=s.name, wins=s.wins,
+                        played=s.played, ahead=round(100 * s.ahead))
                  for rank, s in enumerate(night.standings, start=1)), NEWLINE)
     table = render(
         '<table><thead><tr><th scope="col">#</th><th scope="col">Player</th>'
         '<th scope="col" title="games won">Won</th><th scope="col" title="games played">'
-        'Games</th><th scope="col" title="opponents beaten">Beat</th></tr>'
+        'Games</th><th scope="col" title="share of the other players finished ahead of, '
+        'per game">Ahead</th></tr>'
         "</thead><tbody>\n{rows}\n</tbody></table>", rows=rows
     ) if rows else render('<p class="empty">No game has finished yet.</p>')
     title = render("Standings, night of {night}", night=night.night) if night.night else (

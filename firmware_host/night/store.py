@@ -21,12 +21,13 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
 from firmware_host.journal import PlayedGame, PlayerResult, Standing, standings
+from firmware_host.league.roster import Roster
 from firmware_host.night import topics
 from firmware_host.night.topics import (
     NO_SEATING,
@@ -108,7 +109,8 @@ class Store:
     heard: dict[str, float] = field(default_factory=dict)  # table id: clock() when last heard
     clock: Callable[[], float] = time.monotonic
     quiet_after: float = 10.0
-    version: int = 0  # counts the changes of any night's games
+    version: int = 0  # counts the changes of any night's games, and of the roster
+    roster: Roster = field(default_factory=Roster)
     # the next round: not kept in the file, the broker's retained copy comes on every connect
     seating: Seating = NO_SEATING
 
@@ -164,6 +166,12 @@ class Store:
             if results:
                 self.version += 1
             return Change(table.id if card else "", results)
+
+    def use(self, roster: Roster) -> None:
+        """Name players by ``roster`` from now on (the host changed its file)."""
+        with self.lock:
+            self.roster = roster
+            self.version += 1
 
     def all_offline(self) -> list[str]:
         """Forget who is online (a new session with the broker tells it afresh); the ids of
@@ -268,8 +276,9 @@ class Store:
             games = self._games_of(shown)
             tables = sorted(self.tables.values(), key=lambda t: _name(t).lower()) if (
                 shown == tonight) else []
+            names = self.roster.shown_as(p.name for g in games for p in g.players)
             return Night(shown, tuple(self._copy(t) for t in tables), tuple(games),
-                         tuple(standings([played(g) for g in games])),
+                         tuple(standings([played(g, names) for g in games])),
                          seating=self.seating if shown == tonight else NO_SEATING)
 
     def _games_of(self, night: str) -> list[Game]:
@@ -307,11 +316,14 @@ class Store:
             return sorted(older + self._games_of(self.latest), key=lambda g: moment(g.ended))
 
 
-def played(game: Game) -> PlayedGame:
-    """A finished game as the journal's standings take it."""
+def played(game: Game, names: Mapping[str, str] | None = None) -> PlayedGame:
+    """A finished game as the journal's standings take it, its players by ``names`` (a
+    table's name for a player: the page's)."""
+    names = names or {}
     return PlayedGame(game.id, game.game, {}, datetime.fromisoformat(game.started),
                       datetime.fromisoformat(game.ended),
-                      tuple(PlayerResult(p.seat, p.name, p.score, p.place) for p in game.players))
+                      tuple(PlayerResult(p.seat, names.get(p.name, p.name), p.score, p.place)
+                            for p in game.players))
 
 
 def _kept(topic: str, payload: bytes) -> Message | None:
@@ -329,3 +341,16 @@ def _name(table: Table) -> str:
 
 def _without_time(live: Live) -> Live:
     return replace(live, at="")
+
+
+def stored_games(path: Path) -> list[Game]:
+    """Every game a hub keeps in ``path``, read without changing the file (the hub may be
+    running), in the order they ended; sqlite3.Error if it is not a hub's file."""
+    db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
+    try:
+        rows = db.execute("SELECT table_id, game_id, payload FROM played").fetchall()
+    finally:
+        db.close()
+    games = [game for table_id, game_id, payload in rows
+             if isinstance(game := _kept(topics.game_topic(table_id, game_id), payload), Game)]
+    return sorted(games, key=lambda g: moment(g.ended))

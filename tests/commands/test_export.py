@@ -85,9 +85,9 @@ def test_json_of_a_chosen_night_with_its_standings(
     [night] = data["nights"]
     assert night["night"] == "2026-11-21"
     assert night["standings"] == [
-        {"name": "Ann", "played": 2, "wins": 1, "beaten": 2},
-        {"name": "Ben", "played": 2, "wins": 1, "beaten": 2},
-        {"name": "Cy", "played": 1, "wins": 0, "beaten": 0},
+        {"name": "Ann", "played": 2, "wins": 1, "ahead": 0.75},
+        {"name": "Ben", "played": 2, "wins": 1, "ahead": 0.5},
+        {"name": "Cy", "played": 1, "wins": 0, "ahead": 0.0},
     ]
     assert [game["id"] for game in night["games"]] == [1, 2]
     assert night["games"][1] == {

@@ -221,7 +221,7 @@ def test_places_follow_competition_ranking() -> None:
     assert places(Result((7, 3, 7, 1), ((0, 2), (1,), (3,)))) == {0: 1, 2: 1, 1: 3, 3: 4}
 
 
-def test_standings_rank_by_wins_then_opponents_beaten() -> None:
+def test_standings_rank_by_wins_then_the_share_of_players_finished_ahead_of() -> None:
     start = datetime(2026, 11, 21, 20, 0, tzinfo=CET)
 
     def game(*players: tuple[str, int]) -> PlayedGame:
@@ -235,9 +235,11 @@ def test_standings_rank_by_wins_then_opponents_beaten() -> None:
         game(("Cy", 1), ("Ann", 2)),
     ]
     assert standings(night) == [
-        Standing("Cy", played=3, wins=2, beaten=2),
-        Standing("Ann", played=3, wins=1, beaten=2),  # level with Ben: by name
-        Standing("Ben", played=2, wins=1, beaten=2),
+        Standing("Cy", played=3, wins=2, ahead=0.5),
+        # Ann and Ben each beat two players in all: Ben half of those he met in each game,
+        # Ann both in one game of three and nobody in the others
+        Standing("Ben", played=2, wins=1, ahead=0.5),
+        Standing("Ann", played=3, wins=1, ahead=1 / 3),
     ]
 
 

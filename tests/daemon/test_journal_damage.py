@@ -127,7 +127,7 @@ def test_a_damaged_finished_game_is_left_out_of_the_results(
         games = journal.finished_games()
         assert [game.id for game in games] == [1, 3]
         assert journal.problems == [Problem(2, f"{reason}; left out of the results")]
-        assert [(s.name, s.wins) for s in standings(games)] == [("Ann", 1), ("Ben", 1), ("Cy", 0)]
+        assert [(s.name, s.wins) for s in standings(games)] == [("Ben", 1), ("Ann", 1), ("Cy", 0)]
         resumed = journal.resume()
         assert resumed is not None and len(resumed.history) == 3
 

@@ -70,7 +70,9 @@ def test_every_night_is_kept_and_today_is_the_latest(tmp_path: Path) -> None:
     assert [(g.table, g.id) for g in first.games] == [("table-1", 1), ("table-2", 1),
                                                       ("table-1", 2)]
     assert first.tables == ()  # the tables' cards are today's only
-    assert [(s.name, s.wins) for s in first.standings][:1] == [("Ann", 1)]
+    # one win each; Cy won the only game she played, Ann and Ben one of two
+    assert [(s.name, s.wins) for s in first.standings] == [("Cy", 1), ("Ann", 1), ("Ben", 1),
+                                                            ("Di", 0)]
     assert store.game("2026-11-20", "table-1", 2) == game("table-1", 2, "2026-11-20", "Ben",
                                                           "Ann", hour=21)
     assert store.game("2026-11-22", "table-2", 2) is not None

@@ -1,0 +1,231 @@
+"""Players are people: one stable id for every name a table wrote for the same person.
+
+Tables name players in their own config, as people type them: "Chris" at one table,
+"christopher " at another, "José" and "Jose". A name's :func:`player_id` is its letters
+after case, spaces, accents and punctuation are set aside ("José Díaz" -> ``jose-diaz``),
+so those that differ only so are one player with no roster at all. The host joins the
+others in a small TOML file (by hand, or with ``table-companion roster merge``)::
+
+    [players.chris]
+    name = "Christopher"          # shown on the pages
+    aliases = ["Chris", "Kit"]    # other names tables use for him
+
+A listed player's id, name and aliases all lead to the id; a name no entry claims is its
+own player. The file is checked whole, and each mistake is a :class:`RosterError` naming
+its line or key; :class:`RosterFile` reloads the file when it changes, and keeps the last
+good roster when the new one is wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hardware.tomlfile import TomlFileError, read_text
+from hardware.tomlfile import parse as parse_toml
+
+MAX_NAME = 64  # as a name in a table's message
+MAX_ALIASES = 64
+MAX_PLAYERS = 10_000
+ID = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?")
+_NOT_WORD = re.compile(r"[\W_]+")
+# what no name needs, as the hub refuses it in a table's message
+_HIDING = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+HEADER = """\
+# The game night's players, as the hub knows them across tables and nights.
+# A table's name for a player is matched to an entry's id, name or aliases after case,
+# spaces, accents and punctuation are set aside; names no entry claims are players of
+# their own. `table-companion roster merge` rewrites this file (comments are not kept).
+"""
+
+
+class RosterError(ValueError):
+    """A roster file that cannot be used; the text names where and what."""
+
+
+def player_id(name: str) -> str:
+    """The id of ``name`` when no roster says otherwise: ``José  Díaz`` -> ``jose-diaz``.
+
+    A name of no letters or digits at all (``!!``) gets an id from its hash."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    slug = _NOT_WORD.sub("-", bare.casefold()).strip("-")[:40].strip("-")
+    return slug or "player-" + hashlib.sha256(name.encode()).hexdigest()[:8]
+
+
+@dataclass(frozen=True)
+class Person:
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Roster:
+    """The listed people, and from every name's :func:`player_id` to its person's id."""
+
+    people: tuple[Person, ...] = ()
+    claims: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, people: Iterable[Person]) -> Roster:
+        """The roster of ``people``; RosterError if two claim the same name."""
+        listed = tuple(sorted(people, key=lambda p: p.id))
+        claims: dict[str, str] = {}
+        for person in listed:
+            for name in (person.id, person.name, *person.aliases):
+                key = player_id(name)
+                owner = claims.setdefault(key, person.id)
+                if owner != person.id:
+                    raise RosterError(f"players.{person.id}: {name!r} is already "
+                                      f"players.{owner}'s name; a name leads to one player")
+        return cls(listed, claims)
+
+    def id_of(self, name: str) -> str:
+        """The player a table's ``name`` is."""
+        key = player_id(name)
+        return self.claims.get(key, key)
+
+    def person(self, player: str) -> Person | None:
+        return next((p for p in self.people if p.id == player), None)
+
+    def name_of(self, name: str) -> str:
+        """How the pages show the player a table calls ``name``: the roster's name for a
+        listed one, else ``name`` as the table wrote it."""
+        person = self.person(self.id_of(name))
+        return name if person is None else person.name
+
+    def shown_as(self, names: Iterable[str]) -> dict[str, str]:
+        """How the pages show each of ``names`` (in the order they were written): the
+        roster's name of a listed player, else the latest spelling of that player's id, so
+        "ann" and "Ann" are one player with one name."""
+        written = list(names)
+        latest = {self.id_of(name): name for name in written}
+        return {name: self.name_of(latest[self.id_of(name)]) for name in written}
+
+    def merge(self, keep: str, *others: str) -> Roster:
+        """``others`` (names or ids) become ``keep``'s aliases, with every name a listed one
+        had; ``keep`` is listed if it was not. RosterError if a name is ``keep`` already."""
+        kept_id = self.id_of(keep)
+        kept = self.person(kept_id) or Person(kept_id, keep)
+        aliases = list(kept.aliases)
+        gone = set()
+        for other in others:
+            other_id = self.id_of(other)
+            if other_id == kept_id:
+                raise RosterError(f"{other!r} is already {kept.name!r} (id {kept_id})")
+            person = self.person(other_id)
+            names = [other] if person is None else [person.name, *person.aliases]
+            if person is not None and player_id(person.id) not in map(player_id, names):
+                names.append(person.id)
+            aliases += [n for n in names if player_id(n) not in map(player_id, aliases)]
+            gone.add(other_id)
+        merged = Person(kept_id, kept.name, tuple(aliases))
+        return Roster.of([merged, *(p for p in self.people if p.id not in gone | {kept_id})])
+
+    def toml(self) -> str:
+        """The roster as its file."""
+        lines = [HEADER]
+        for person in self.people:
+            lines.append(f"[players.{person.id}]\nname = {_string(person.name)}\n"
+                         + (f"aliases = [{', '.join(map(_string, person.aliases))}]\n"
+                            if person.aliases else ""))
+        return "\n".join(lines)
+
+
+def _string(text: str) -> str:
+    """A TOML basic string (quotes, backslashes and control characters escaped)."""
+    escaped = "".join(f"\\u{ord(c):04x}" if c in '"\\' or ord(c) < 0x20 or ord(c) == 0x7f
+                      else c for c in text)
+    return f'"{escaped}"'
+
+
+def read(path: Path) -> Roster:
+    """The roster in ``path`` (an empty one if there is no such file); RosterError names the
+    file, and the line or key, of what is wrong."""
+    try:
+        data = parse_toml(read_text(path))
+    except FileNotFoundError:
+        return Roster()
+    except tomllib.TOMLDecodeError as err:
+        raise RosterError(f"{path}: {err}") from None
+    except TomlFileError as err:
+        raise RosterError(err.message(path)) from None
+    try:
+        return roster_from(data)
+    except RosterError as err:
+        raise RosterError(f"{path}: {err}") from None
+
+
+def roster_from(data: Mapping[str, Any]) -> Roster:
+    unknown = sorted(set(data) - {"players"})
+    if unknown:
+        raise RosterError(f"{unknown[0]}: not a roster key; the file has [players.ID] "
+                          "tables only")
+    players = data.get("players", {})
+    if not isinstance(players, dict):
+        raise RosterError("players: write each player as a table, [players.ID]")
+    if len(players) > MAX_PLAYERS:
+        raise RosterError(f"players: more than {MAX_PLAYERS:,}; is it the right file?")
+    return Roster.of(_person(key, entry) for key, entry in players.items())
+
+
+def _person(key: str, entry: Any) -> Person:
+    where = f"players.{key}"
+    if not ID.fullmatch(key):
+        raise RosterError(f"{where}: an id is 1 to 40 lower-case letters, digits and '-' "
+                          'inside, e.g. [players.chris]')
+    if not isinstance(entry, dict):
+        raise RosterError(f"{where}: write it as a table with name = \"...\"")
+    unknown = sorted(set(entry) - {"name", "aliases"})
+    if unknown:
+        raise RosterError(f"{where}.{unknown[0]}: not a player's key; use name and aliases")
+    aliases = entry.get("aliases", [])
+    if not isinstance(aliases, list) or len(aliases) > MAX_ALIASES:
+        raise RosterError(f"{where}.aliases: a list of up to {MAX_ALIASES} names, "
+                          'e.g. aliases = ["Chris"]')
+    return Person(key, _name(entry.get("name"), f"{where}.name"),
+                  tuple(_name(alias, f"{where}.aliases") for alias in aliases))
+
+
+def _name(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME or (
+            _HIDING.search(value)):
+        raise RosterError(f"{where}: a name of 1 to {MAX_NAME} printable characters, "
+                          'in quotes, e.g. "Christopher"')
+    return value
+
+
+@dataclass
+class RosterFile:
+    """The roster in ``path`` as it is now: :meth:`reload` reads it again if it changed."""
+
+    path: Path
+    roster: Roster = field(default_factory=Roster)
+    problem: str = ""  # what is wrong with the file now, '' when nothing is
+    _seen: tuple[int, int, int] | None = None
+
+    def reload(self) -> bool:
+        """Read the file if it changed since last time; whether the roster changed. A bad
+        file leaves the roster as it was, with :attr:`problem` saying why."""
+        try:
+            info = self.path.stat()
+            seen: tuple[int, int, int] | None = (info.st_ino, info.st_mtime_ns, info.st_size)
+        except OSError:
+            seen = None
+        if seen == self._seen and self._seen is not None:
+            return False
+        self._seen = seen
+        try:
+            roster = read(self.path) if seen is not None else Roster()
+        except RosterError as err:
+            self.problem = str(err)
+            return False
+        self.problem = ""
+        changed, self.roster = roster != self.roster, roster
+        return changed
