@@ -477,6 +477,20 @@ def test_a_throw_with_no_move_says_so_and_a_press_is_not_spent_on_it(tmp_path: P
         assert isinstance(view, DiceEntryView)
 
 
+def test_a_centennial_throw_is_shown_by_the_board_not_said_over_it(tmp_path: Path) -> None:
+    config = Config(players=("Ann", "Ben"), game=GameConfig("centennial"))
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        journal.start(new_game("centennial", 2, ["Ann", "Ben"]))
+        table = Table(journal, config)
+        table.referee.table.message = None  # type: ignore[union-attr]  # "resumed" aside
+        table.send(DiceRolled((5,), "serial"))
+        view = table.send(DiceRolled((3,), "serial"))
+        assert view.message == "Ben threw 3: Ann starts"  # type: ignore[union-attr]
+        view = table.send(DiceRolled((4, 2, 5), "serial"))  # no 1: Ann's marker stays off
+        assert isinstance(view, GameView) and view.message is None
+        assert view.game.throw.dice == (4, 2, 5)  # the screen's own panel shows it
+
+
 def test_a_dalmatian_turn_that_ends_by_itself_says_what_it_scored(tmp_path: Path) -> None:
     config = Config(players=("Ann", "Ben"), game=GameConfig("dalmatian", {"rounds": 2}))
     with Journal.open(tmp_path / "j.sqlite3") as journal:
@@ -660,6 +674,23 @@ def test_the_menu_keeps_its_entries_in_place_and_greys_what_does_not_apply(
     assert in_turn.items == at_start.items and in_turn.greyed == {2}
     table.choose("Type in dice")
     assert table.menu().message == "no dice are due now"
+
+
+def test_back_on_a_menus_message_closes_the_message_alone(table: Table) -> None:
+    start_dalmatian(table)
+    table.press(Control.BACK)
+    table.choose("Settings")
+    table.roll(1, 2, 3, 4, 5)  # the dice button pressed with the menu open
+    assert table.menu().message == "dice 1-2-3-4-5 ignored: close the menu first"
+    settings = table.press(Control.BACK)
+    assert isinstance(settings, MenuView) and settings.title == "Settings"
+    assert settings.message is None
+    table.press(Control.BACK)
+    table.choose("Undo last action")
+    assert table.menu().message == "nothing to undo yet"
+    down = table.press(Control.DOWN)  # closes the message; the cursor stays
+    assert isinstance(down, MenuView) and down.message is None
+    assert down.items[down.cursor] == "Undo last action"
 
 
 def test_the_menu_from_the_game_choice_has_the_same_places(table: Table) -> None:
