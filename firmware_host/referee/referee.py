@@ -235,6 +235,8 @@ class Referee:
 
     def _dice(self, dice: tuple[int, ...], source: str) -> None:
         faces = "-".join(map(str, dice))
+        if self.table is not None and isinstance(self.pages.top, DiceEntry):
+            self.pages.clear()  # thrown while they were being typed in: the throw stands
         if self.table is None or self.pages:
             self.say(f"dice {faces} ignored: close the menu first")
             return

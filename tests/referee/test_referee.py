@@ -450,7 +450,7 @@ def test_what_a_throw_did_is_said_once_the_dice_land(table: Table) -> None:
     view = table.roll(3, 3)
     assert isinstance(view, GameView) and view.thrower == 0  # Ann's total tumbles
     table.referee.timers.tumble.land()
-    assert table.send().message == "Ann threw 3-3; Ben's turn"  # type: ignore[union-attr]
+    assert table.send().message == "Ann threw 3-3: total 6; Ben's turn"  # type: ignore[union-attr]
     table.roll(1, 2, 3, 4, 5)  # Ben: 4 score, the turn goes on: nothing to say
     table.referee.timers.tumble.land()
     view = table.send()
@@ -674,6 +674,14 @@ def test_the_menu_keeps_its_entries_in_place_and_greys_what_does_not_apply(
     assert in_turn.items == at_start.items and in_turn.greyed == {2}
     table.choose("Type in dice")
     assert table.menu().message == "no dice are due now"
+
+
+def test_dice_thrown_while_they_are_being_typed_in_stand(table: Table) -> None:
+    start_dalmatian(table)
+    assert isinstance(table.press(Control.SELECT), DiceEntryView)  # dice due: typed in ...
+    view = table.roll(6, 6, 6, 6, 6)  # ... or thrown after all
+    assert isinstance(view, GameView) and view.message is None
+    assert [str(a) for a in table.game.history] == ["roll 6-6-6-6-6"]
 
 
 def test_back_on_a_menus_message_closes_the_message_alone(table: Table) -> None:
