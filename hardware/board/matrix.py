@@ -49,7 +49,10 @@ last edge, change or ``hands_seen`` poll: a button, the knob, the dice, a piece)
 put back is still seen. Once the table has been still that long it looks every
 ``rest_patrol`` seconds, as often, nearly: a player who has been thinking moves a piece as
 quickly as one who has not, and a swap made 80 ms after a still spell must be seen as
-surely (a look costs about 12 us of reads; each wake-up of the loop costs more).
+surely. That costs the idle daemon about half a percent of a core, nearly all of it the
+wake-ups; ``bench/rest_patrol.py`` weighs it: every 50 ms puts the latency at rest over
+150 ms, every 100 ms misses swaps, and waiting on edges alone (``rest_patrol=None``) cannot
+see a change on a row that holds a piece at all.
 """
 
 from __future__ import annotations
@@ -379,4 +382,4 @@ class ReedMatrix:
         self._accepted[i].clear()
         self._bursts[i].clear()
         return CellFault(*self._cells[i], f"chattering: {why}; ignored until quiet for "
-                                          f"{self._quiet:g} s; {CHECK}")
+                                          f"{self._quiet:g} s; {CHECK}", chattering=True)
