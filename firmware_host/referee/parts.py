@@ -60,6 +60,10 @@ class Recogniser(Protocol):
 
     def missing(self, game: Any) -> frozenset[tuple[int, int]]: ...
 
+    def extra(self, game: Any) -> frozenset[tuple[int, int]]: ...
+
+    ignored: set[tuple[int, int]]
+
 
 Recognise = Callable[[GameState[Any]], Recogniser | None]
 

@@ -143,7 +143,7 @@ def test_a_fast_chattering_cell_is_reported_ignored_then_heard_again() -> None:
     matrix, board, events, clock = rig()
     matrix.scan()
     fault = CellFault(0, 5, "chattering: no steady reading for 1 s; ignored until quiet for "
-                            "2 s; check the reed switch, its diode and the wiring")
+                            "2 s; check the reed switch, its diode and the wiring", True)
     for flip in range(60):  # a change every 20 ms, never steady for the settle time
         board.place(0, 5) if flip % 2 == 0 else board.lift(0, 5)
         scans(matrix, clock, 4, 0.005)
@@ -167,7 +167,7 @@ def test_a_quickly_chattering_cell_is_reported_and_then_sends_nothing() -> None:
         scans(matrix, clock, 15)
     assert events[-1] == CellFault(0, 1, "chattering: 6 changes within 1.5 s; ignored until "
                                          "quiet for 2 s; check the reed switch, its diode and "
-                                         "the wiring")
+                                         "the wiring", True)
     assert len(events) == 6  # five changes got through before it was told from a hand
 
 
@@ -179,7 +179,7 @@ def test_a_cell_changing_more_often_than_hands_do_over_seconds_is_chatter() -> N
         scans(matrix, clock, 70)
     assert events[7:] == [CellFault(0, 1, "chattering: 8 changes within 8 s; ignored until "
                                           "quiet for 2 s; check the reed switch, its diode "
-                                          "and the wiring")]
+                                          "and the wiring", True)]
 
 
 @settings(max_examples=25)

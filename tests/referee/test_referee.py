@@ -25,7 +25,7 @@ from firmware_host.menu import DiceEntry
 from firmware_host.night.topics import short_path
 from firmware_host.referee import Referee
 from firmware_host.referee.settings import Settings
-from firmware_host.referee.timers import NO_PIECE_S, PAGE_S
+from firmware_host.referee.timers import PAGE_S, UNMADE_FIX_S
 from firmware_host.screens import render as render_screen
 from firmware_host.sensing import recogniser_for
 from firmware_host.views import BoardFixView, DiceEntryView, GameView, MenuView, NoticeView, View
@@ -516,6 +516,7 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
 
         def __init__(self) -> None:
             self.board: set[tuple[int, int]] = set()
+            self.ignored: set[tuple[int, int]] = set()
 
         def reset(self, game: object, occupied: frozenset[tuple[int, int]]) -> Outcome:
             self.board = set(occupied)
@@ -530,6 +531,9 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
 
         def missing(self, game: object) -> frozenset[tuple[int, int]]:
             return frozenset({(0, 0)}) - self.board
+
+        def extra(self, game: object) -> frozenset[tuple[int, int]]:
+            return frozenset()
 
     with Journal.open(tmp_path / "j.sqlite3") as journal:
         journal.start(new_game("sequence", 2))
@@ -548,11 +552,12 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
         assert table.referee.tick(1001.0) is None
         table.send(CellChanged(0, 0, False), DiceRolled((6, 5), "button"))
         assert table.send() == BoardFixView("Sequence Dice", ("put a chip on A1",))
-        assert table.referee.tick(1002.0) == 1002.0 + NO_PIECE_S
+        assert table.referee.tick(1002.0) == 1002.0 + UNMADE_FIX_S
         # the players put the chip down, and still nothing is sensed: say what to check
-        assert table.referee.tick(1002.0 + NO_PIECE_S - 1) == 1002.0 + NO_PIECE_S
-        assert table.referee.tick(1002.0 + NO_PIECE_S) is None
-        suspect = "nothing sensed on A1: if the piece is there, check its magnet or switch"
+        assert table.referee.tick(1002.0 + UNMADE_FIX_S - 1) == 1002.0 + UNMADE_FIX_S
+        assert table.referee.tick(1002.0 + UNMADE_FIX_S) is None
+        suspect = ("the sensor at A1 seems dead (nothing sensed there): check its magnet and "
+                   "switch, or SELECT: play on, it will be ignored")
         assert table.send() == BoardFixView("Sequence Dice", ("put a chip on A1", suspect))
         assert table.referee.tick(1500.0) is None  # said once
         # sensed at last: the fix and the suspicion go, and nothing is said after

@@ -95,6 +95,10 @@ class GameTable:
         """Squares where the game expects a piece the sensors do not see."""
         return self.recogniser.missing(self.game) if self.recogniser is not None else frozenset()
 
+    def extra(self) -> frozenset[tuple[int, int]]:
+        """Squares where the sensors see a piece the game does not have."""
+        return self.recogniser.extra(self.game) if self.recogniser is not None else frozenset()
+
     def sensed(self, event: CellChanged) -> Sensed | None:
         """What a change on the board means, its fixes kept; None: the board is not read."""
         if self.recogniser is None:
