@@ -260,7 +260,7 @@ class Referee:
         landed = table.throw(dice, partial(self._play, source=source))
         if landed is None:
             return
-        table.told = table.throw_notice(before, dice)
+        table.told = table.throw_notice(before, dice) or table.hint()
         roller = self.parts.roller
         if source == "button" and roller is not None:
             self.timers.tumble.throw(*landed, dice, roller.tumble, before.thrower)
@@ -275,7 +275,9 @@ class Referee:
         if was_ignored and square not in self.ignored:
             log.warning("board sensor %s agrees with the game again: heard again",
                         self.parts.label(*square))
-        if outcome.message:
+        if outcome.offer is not None and self.table is not None:
+            self.table.offer(outcome.offer, outcome.message)
+        elif outcome.message:
             self.say(outcome.message)
         if outcome.action is not None and self._play(outcome.action):
             assert self.game is not None

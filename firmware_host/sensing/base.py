@@ -29,12 +29,15 @@ class Outcome:
 
     ``action`` is notation for ``game.apply``; ``fixes`` are what the players must do so the
     board agrees with the game (after ``action``, when there is one); empty means it agrees.
-    ``message`` says in player words why a physical move was not accepted.
+    ``message`` says in player words why a physical move was not accepted, or what
+    ``offer`` is: an action the board cannot tell from no move (a chip lifted and put
+    back: the sensors see no colour), for the players to confirm with SELECT.
     """
 
     action: str | None
     fixes: tuple[str, ...]
     message: str | None = None
+    offer: str | None = None
 
 
 def attempt(game: G, text: str) -> G | str:
@@ -90,6 +93,11 @@ class Recogniser(ABC):
     def _excused(self, game: GameState[Any]) -> frozenset[Square]:
         """Hook: squares lifted for a move still due (nothing by default)."""
         return frozenset()
+
+    def hint(self, game: GameState[Any]) -> str | None:
+        """Hook: how to make the move due on the board, when the board alone does not say
+        (nothing by default)."""
+        return None
 
     def reset(self, game: GameState[Any], occupied: Iterable[Square]) -> Outcome:
         """Take the board as scanned now (start, resume, after an undo); report differences."""

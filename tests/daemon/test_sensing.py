@@ -48,6 +48,11 @@ class Table:
             self.game.apply(outcome.action)
         return outcome
 
+    def confirm(self, outcome: Outcome) -> None:
+        """SELECT on the move offered."""
+        assert outcome.offer is not None
+        self.game.apply(outcome.offer)
+
 
 # -- choosing -------------------------------------------------------------------------------
 
@@ -99,6 +104,12 @@ def played(action: str) -> Outcome:
 QUIET = Outcome(None, ())
 
 
+def offered(action: str) -> Outcome:
+    cell = action.split()[-1]
+    return Outcome(None, (), f"{cell}: if your chip is on it now, SELECT replaces; if theirs "
+                             "went back, lift the chip to replace", offer=action)
+
+
 def test_a_whole_sequence_game_by_the_sensors_alone() -> None:
     table = sequence_table()
     game = table.game
@@ -136,11 +147,14 @@ def test_a_whole_sequence_game_by_the_sensors_alone() -> None:
     assert put(table, "A2") == played("place A2")
 
     game.roll(1, 2)  # P2 replaces P1's chip on A5: the lift waits for the put
+    assert table.recogniser.hint(game) == "to replace: lift their chip, put yours on, SELECT"
     assert lift(table, "A5") == QUIET
-    assert put(table, "A5") == played("replace A5")
+    assert put(table, "A5") == offered("replace A5")  # or a change of mind: they look alike
+    table.confirm(offered("replace A5"))
     game.roll(2, 1)  # and P1 takes it back
     assert lift(table, "A5") == QUIET
-    assert put(table, "A5") == played("replace A5")
+    table.confirm(put(table, "A5"))
+    assert table.recogniser.hint(game) is None
     game.roll(5, 6)  # P2's wild 11
     assert put(table, "C3") == played("place C3")
 
@@ -245,7 +259,7 @@ def test_random_sequence_play_is_recognised_move_by_move(data: st.DataObject, pl
         *waiting, last = [recogniser.changed(game, event)
                           for event in changes(before, after, move)]
         assert waiting == [QUIET] * len(waiting)
-        assert last == played(move)
+        assert last == (offered(move) if move.startswith("replace") else played(move))
         game.apply(move)
         assert recogniser.review(game) == QUIET
 

@@ -99,6 +99,18 @@ class GameTable:
         """Squares where the sensors see a piece the game does not have."""
         return self.recogniser.extra(self.game) if self.recogniser is not None else frozenset()
 
+    def offer(self, label: str, why: str | None) -> None:
+        """Highlight the choice ``label`` (a move the board cannot tell from none), saying
+        ``why`` until the next press, which does what it does (SELECT plays it)."""
+        labels = [choice.label for choice in self.choices()]
+        if label in labels:
+            self.cursor, self.scroll = labels.index(label), 0
+            self.told = why
+
+    def hint(self) -> str | None:
+        """How to make the move due on the board, when the board alone does not say."""
+        return self.recogniser.hint(self.game) if self.recogniser is not None else None
+
     def sensed(self, event: CellChanged) -> Sensed | None:
         """What a change on the board means, its fixes kept; None: the board is not read."""
         if self.recogniser is None:

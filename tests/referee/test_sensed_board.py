@@ -1,6 +1,7 @@
-"""Failing reed switches in a Sequence Dice game: named on the screen and in the log with
-what to check, ignored once the players say so (or at once when chattering), their
-phantom moves taken back, play going on with the list."""
+"""A Sequence Dice game on its sensed board: a replacement the sensors cannot tell from a
+change of mind, offered for SELECT; failing reed switches named on the screen and in the
+log with what to check, ignored once the players say so (or at once when chattering),
+their phantom moves taken back, play going on with the list."""
 
 from __future__ import annotations
 
@@ -167,3 +168,50 @@ def test_a_fix_left_unmade_blames_its_sensor_only_once_the_board_has_been_still_
         referee.tick(now + wait)
         assert referee.table is not None
         assert (DEAD in referee.table.suspects) == (wait >= UNMADE_FIX_S)
+
+
+def fill_the_threes(board: Board) -> None:
+    """Ann on B1 and A5, Ben on F2 and E6: every 3 covered, Ann to roll."""
+    for cell in ((0, 1), (1, 5), (4, 0), (5, 4)):
+        board.send(DiceRolled((1, 2), "button"), CellChanged(*cell, True))
+    assert board.history()[-1] == "place E6"
+
+
+@pytest.fixture
+def opened(tmp_path: Path) -> Iterator[Board]:
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        journal.start(new_game("sequence", 2))
+        found = Board(journal)
+        found.send(DiceRolled((6, 6), "button"), DiceRolled((1, 1), "button"))  # Ann starts
+        yield found
+
+
+def test_a_replacement_is_offered_for_select_and_a_change_of_mind_is_no_move(
+        opened: Board) -> None:
+    fill_the_threes(opened)
+    view = opened.send(DiceRolled((2, 1), "button"))  # a 3: Ann must replace F2 or E6
+    assert isinstance(view, GameView) and view.choices == ("replace F2", "replace E6")
+    assert view.message == "to replace: lift their chip, put yours on, SELECT"
+    opened.send(CellChanged(1, 5, False))  # F2 lifted ...
+    view = opened.send(CellChanged(1, 5, True))  # ... and put back: no move yet
+    assert isinstance(view, GameView) and opened.history()[-1] == "roll 2-1"
+    assert view.message == ("F2: if your chip is on it now, SELECT replaces; if theirs went "
+                            "back, lift the chip to replace")
+    assert view.choices[view.cursor] == "replace F2"
+    opened.send(CellChanged(5, 4, False), CellChanged(5, 4, True))  # she takes E6 instead
+    view = opened.send()
+    assert isinstance(view, GameView) and view.choices[view.cursor] == "replace E6"
+    opened.send(ControlPressed(Control.SELECT))
+    assert opened.history()[-2:] == ["roll 2-1", "replace E6"]
+
+
+def test_a_chip_stacked_on_theirs_then_theirs_pulled_out_is_played_from_the_list(
+        opened: Board) -> None:
+    """Nothing changes under the stack: the hint after the throw says what to do, and
+    SELECT on the replacement plays it."""
+    fill_the_threes(opened)
+    view = opened.send(DiceRolled((2, 1), "button"))
+    assert isinstance(view, GameView) and view.message is not None and "SELECT" in view.message
+    opened.send(ControlPressed(Control.DOWN), ControlPressed(Control.SELECT))
+    assert opened.history()[-1] == "replace E6"
+    assert isinstance(opened.send(), GameView)  # the board agrees: a chip on E6
