@@ -327,10 +327,14 @@ def test_centennial_declare_a_stop_and_a_claim_by_moving_markers() -> None:
     game = centennial_at((8, 13, 2))  # P1 on 8, P2 on 11 back (next 10), P3 on 2
     table = Table(game, "track")
     recogniser = table.recogniser
+    assert recogniser.hint(game) is None  # no throw yet
     game.roll(1, 4, 5)  # P1 may go 9, 10
+    assert recogniser.hint(game) == ("P1: put your marker straight down where it stops "
+                                     "(counted along, it stops on the first box)")
     assert table.sense(box(8), False) == QUIET  # lifted: waiting for the put
     assert table.sense(box(9), True) == played("P1 stops at 9")
     assert game.claimable == (10,) and game.phase is Phase.MOVE
+    assert recogniser.hint(game) is None  # a claim is no count along
     assert table.sense(box(11), False) == QUIET  # P2 may claim 10
     assert table.sense(box(10), True) == played("P2 claims 10")
     assert game.progress == (9, 14, 2) and game.dice_wanted == 3
@@ -501,3 +505,13 @@ def test_magnets_on_a_mock_board_become_sequence_moves() -> None:
         "roll 3-4", "place B2", "roll 4-4", "place B4", "roll 5-5", "remove B4"]
     assert matrix.occupied() == table.recogniser.expected(game) == {at("B2")}
     matrix.close()
+
+
+def test_centennial_in_auto_mode_needs_no_hint() -> None:
+    game = Centennial.new(3, mode="auto")
+    recogniser = recogniser_for(game, "track")
+    assert recogniser is not None
+    for die in (6, 1, 1):  # the opening: P1 starts
+        game.roll(die)
+    game.roll(1, 4, 5)
+    assert recogniser.hint(game) is None

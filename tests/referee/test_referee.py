@@ -510,6 +510,7 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
         action: str | None
         fixes: tuple[str, ...]
         message: str | None = None
+        offer: str | None = None
 
     class Recogniser:
         """Wants A1 occupied; sensed changes update what it knows."""
@@ -534,6 +535,9 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
 
         def extra(self, game: object) -> frozenset[tuple[int, int]]:
             return frozenset()
+
+        def hint(self, game: object) -> str | None:
+            return None
 
     with Journal.open(tmp_path / "j.sqlite3") as journal:
         journal.start(new_game("sequence", 2))
