@@ -13,7 +13,8 @@ up to 30 ms, ending on the new state.
   place at the end are real.
 - ``missed`` / ``wrong``: out of ``moves`` real moves with bouncing switches (a place, a lift,
   a lift and put back after 150-400 ms, a move to another cell), a change that never came,
-  and one that came but was not made.
+  and one that came but was not made. A cell is moved again only after the slow chatter
+  window (hands at a game do not work one cell over and over; a switch that does is failing).
 - ``latency_ms``: from a magnet coming to rest (its last bounce) to the ``CellChanged``, on
   the manual clock: the settle time plus the wake-up and scan schedule. The goal is 150 ms.
 - ``moves_after_a_still_spell``: the same moves, each after the table was still for 6-12 s.
@@ -41,7 +42,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory
 
-from hardware.board.matrix import REST_AFTER_S, ReedMatrix
+from hardware.board.matrix import REST_AFTER_S, SLOW_CHATTER, ReedMatrix
 from hardware.board.mock import MockBoard
 from hardware.events import CellChanged, CellFault, Event
 from hardware.pins.clock import ManualClock
@@ -51,6 +52,7 @@ COLS = (20, 21, 22, 23, 24, 25)
 STEP = 0.00025
 LATENCY_GOAL_MS = 150
 HANDS = 20_000
+SLOW_WINDOW_S = SLOW_CHATTER[1]
 Cell = tuple[int, int]
 
 
@@ -183,11 +185,17 @@ def real_moves(bench: Bench, rng: random.Random, count: int, *,
     latencies: list[float] = []
     kinds = {"place": 0, "lift": 0, "put_back": 0, "move": 0}
     missed_by_kind = dict.fromkeys(kinds, 0)
+    touched: dict[Cell, float] = {}  # when each cell was last moved
     for _ in range(count):
-        pieces = sorted(bench.board.magnets)
-        free = [(r, c) for r in range(6) for c in range(6) if (r, c) not in bench.board.magnets]
-        kind = rng.choice(["place", "lift", "put_back", "move"] if pieces else ["place"])
-        if len(pieces) > 24:
+        fresh = [(r, c) for r in range(6) for c in range(6)
+                 if bench.clock() - touched.get((r, c), -SLOW_WINDOW_S) >= SLOW_WINDOW_S]
+        pieces = sorted(cell for cell in fresh if cell in bench.board.magnets)
+        free = [cell for cell in fresh if cell not in bench.board.magnets]
+        kind = rng.choice(["place"] * bool(free)
+                          + ["lift", "put_back", "move"] * bool(pieces) * (1 + (not free)))
+        if len(bench.board.magnets) > 24 and pieces:
+            kind = "lift"
+        if kind == "move" and not free:
             kind = "lift"
         kinds[kind] += 1
         if still:
@@ -215,6 +223,7 @@ def real_moves(bench: Bench, rng: random.Random, count: int, *,
             bench.run(rng.uniform(0.1, 0.4))
             arrivals[dst] = bench.bounce(dst, True, rng)
             wanted = [(*src, False), (*dst, True)]
+        touched.update(((row, col), bench.clock()) for row, col, _closed in wanted)
         bench.run(rng.uniform(0.3, 0.8))
         got = [(at, (e.row, e.col, e.occupied)) for at, e in bench.changes(seen)
                if isinstance(e, CellChanged)]
@@ -345,17 +354,20 @@ def play(bench: Bench, flips: list[Flip]) -> None:
             bench._set(cell, closed)
 
 
-def hands(bench: Bench, rng: random.Random, count: int) -> dict[str, Any]:
+def hands(bench: Bench, rng: random.Random, count: int, *,
+          still_share: float = 0.5) -> dict[str, Any]:
     """``count`` moves of real hands (see :func:`gesture`), each after a pause of 0-10 s
-    (half of them long enough for the table to be still), one in five made by two hands at
-    once: phantom, missed and wrong changes, and the latency from the last magnet of a
-    gesture coming to rest to the gesture's last ``CellChanged``, at rest and busy."""
+    (``still_share`` of them long enough for the table to be still), one in five made by
+    two hands at once: phantom, missed and wrong changes, and the latency from the last
+    magnet of a gesture coming to rest to the gesture's last ``CellChanged``, at rest and
+    busy."""
     phantom = missed = wrong = 0
     kinds: dict[str, int] = {}
     latency: dict[str, list[float]] = {"at_rest": [], "busy": []}
     moves = 0
     while moves < count:
-        pause = rng.uniform(REST_AFTER_S, 10.0) if rng.random() < 0.5 else rng.uniform(0, 1.0)
+        pause = rng.uniform(REST_AFTER_S, 10.0) if rng.random() < still_share \
+            else rng.uniform(0, 1.0)
         bench.rest(pause)
         when = "at_rest" if pause >= REST_AFTER_S else "busy"
         seen = len(bench.events)

@@ -6,7 +6,8 @@ queue, running its loop in a thread; the screen discards frames.
 - ``idle_cpu_percent``: the process's CPU time over ``IDLE_S`` seconds of an untouched table,
   as a percentage of one core (goal <= 0.2), with the board empty and again with a piece on
   it, once the table has been still for ``REST_AFTER_S`` (a row holding a piece cannot show
-  a change by an edge, so the matrix patrols it: five looks a second on a still table).
+  a change by an edge, so the matrix patrols it: forty looks a second on a still table, for
+  the reasons ``bench/rest_patrol.py`` measures).
   ``piece_on_board_hands_busy`` is the same over the seconds after the piece was put down,
   when the matrix looks every 20 ms (not a goal: hands are at the table then).
 - ``knob_to_referee_ms``: from turning the knob (its edge callback queues the event) to the

@@ -72,8 +72,15 @@ class PlayerLuck:
         return sum(t.luck for t in self.turns)
 
     def __str__(self) -> str:
-        """``Ann: +3.1 luck, -0.4 decisions`` (decisions as the points they cost)."""
-        return f"{self.name}: {self.luck:+.1f} luck, {-self.decisions:+.1f} decisions"
+        return line(self.name, self.luck, self.decisions)
+
+
+def line(name: str, luck: float, decisions: float) -> str:
+    """``Ann: +3.1 luck, -0.4 decisions`` (decisions as the points they cost). Both are
+    rounded to hundredths first, as a game night's messages carry them, so the table and
+    the hub's page say the same to the tenth."""
+    luck, decisions = round(luck * 100) / 100, round(decisions * 100) / 100
+    return f"{name}: {luck:+.1f} luck, -{decisions:.1f} decisions"
 
 
 def turns(setup: Setup, actions: Iterable[str]) -> list[TurnLuck]:

@@ -64,11 +64,13 @@ class CellChanged:
 
 @dataclass(frozen=True)
 class CellFault:
-    """A sensor that is stuck or chattering; ``reason`` says which, for the screen."""
+    """A sensor that is stuck or chattering; ``reason`` says which, for the screen.
+    ``chattering``: the cell changed by itself, so its latest changes were no hand's."""
 
     row: int
     col: int
     reason: str
+    chattering: bool = False
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,19 @@ in the journal and in ``export``.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from firmware_host.journal import Journal, PlayedGame
-from firmware_host.night.topics import Game, Live, Player
+from firmware_host.night.topics import Game, Live, Luck, Player
 from games import game_class
 from games.core import GameState, Roll
+from games.dalmatian import Dalmatian
+from games.dalmatian_luck import by_player, turns
+from games.errors import GameError
 
 
 @dataclass(frozen=True)
@@ -29,7 +34,7 @@ def snapshot(journal: Journal, table: str, name: str, now: datetime) -> Snapshot
     journal.reload()
     played = journal.finished_games()
     tonight = [game for game in played if game.night == played[-1].night] if played else []
-    games = tuple(as_game(table, name, game) for game in tonight)
+    games = tuple(as_game(table, name, game, game_luck(journal, game)) for game in tonight)
     finished = tuple(game.id for game in games)
     at = now.isoformat(timespec="milliseconds")
     state = journal.resume()
@@ -80,10 +85,30 @@ def last_result(table: str, name: str, game: PlayedGame, finished: tuple[int, ..
                 (), tuple(p.score for p in game.players), "", 0, finished, at)
 
 
-def as_game(table: str, name: str, game: PlayedGame) -> Game:
+def as_game(table: str, name: str, game: PlayedGame, luck: tuple[Luck, ...] = ()) -> Game:
     return Game(table, name, game.id, title(game.game), game.started.isoformat(),
                 game.ended.isoformat(), str(game.night),
-                tuple(Player(p.seat, p.name, p.score, p.place) for p in game.players))
+                tuple(Player(p.seat, p.name, p.score, p.place) for p in game.players), luck)
+
+
+def game_luck(journal: Journal, game: PlayedGame) -> tuple[Luck, ...]:
+    """Each player's luck and decisions in a finished game of Dalmatian (none for other
+    games), worked out once per game: a snapshot is made at every action."""
+    if game.game != Dalmatian.NAME:
+        return ()
+    names = tuple(p.name for p in sorted(game.players, key=lambda p: p.seat))
+    return _luck(names, json.dumps(game.options, sort_keys=True), tuple(journal.actions(game)))
+
+
+@lru_cache(maxsize=64)
+def _luck(names: tuple[str, ...], options: str, actions: tuple[str, ...]) -> tuple[Luck, ...]:
+    setup = Dalmatian.make_setup(None, list(names), json.loads(options))
+    try:
+        players = by_player(setup, turns(setup, actions))
+    except GameError:  # the journal's hashes hold, so the rules changed since: no report
+        return ()
+    return tuple(Luck(p.player, round(p.luck * 100), round(p.decisions * 100))
+                 for p in players)
 
 
 def title(game: str) -> str:

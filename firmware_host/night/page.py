@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from firmware_host.league.bgstats import create_play_link
 from firmware_host.night import urls
 from firmware_host.night.markup import EMPTY, Html, join, render
 from firmware_host.night.results import csv_text, night_record
 from firmware_host.night.store import Night, NightSummary, Table
-from firmware_host.night.topics import SeatedTable
+from firmware_host.night.topics import Game, SeatedTable, moment
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 DIE_WORDS = ("one", "two", "three", "four", "five", "six")
@@ -131,9 +132,9 @@ def standings(night: Night) -> Html:
 
 def games(night: Night) -> Html:
     """The finished games, the latest first."""
-    items = join((render('<li data-game="{table}/{id}"><span class="what">{game} · {name}'
-                         "</span><br>{players}</li>", table=g.table, id=g.id, game=g.game,
-                         name=g.name, players=join(
+    items = join((render('<li data-game="{table}/{id}"><a class="what" href="{href}">{game} · '
+                         "{name}</a><br>{players}</li>", table=g.table, id=g.id, game=g.game,
+                         href=urls.game(g.night, g.table, g.id), name=g.name, players=join(
                              (render("{place}. {name} {score}", place=p.place, name=p.name,
                                      score=p.score)
                               for p in sorted(g.players, key=lambda p: p.place)),
@@ -213,6 +214,34 @@ def tile_range(start: int, end: int, count: int) -> Html:
 def seating_parts(night: Night) -> dict[str, Html]:
     """What changes when the host publishes a seating: the phone's and the TV's."""
     return {"seating": seating(night), "next-round": next_round(night)}
+
+
+def game_page(game: Game) -> Html:
+    """A finished game: its players by place, when it was played, each player's luck and
+    decisions in a game of Dalmatian, and the link that adds the play to BG Stats."""
+    started, ended = moment(game.started), moment(game.ended)
+    names = {player.seat: player.name for player in game.players}
+    rows = join((render("<tr><td>{place}</td><td>{name}</td><td>{score}</td></tr>",
+                        place=p.place, name=p.name, score=p.score)
+                 for p in sorted(game.players, key=lambda p: (p.place, p.seat))), NEWLINE)
+    luck = render(
+        '<section id="luck"><h2>Luck and decisions</h2>\n<ul>\n{lines}\n</ul>\n'
+        '<p class="what">Luck is the score less what the choices were worth on average; '
+        "decisions, the points the choices gave away against the best ones.</p></section>",
+        lines=join((render("<li>{line}</li>", line=x.line(names.get(x.seat, "?")))
+                    for x in game.luck), NEWLINE)) if game.luck else ""
+    return document(game.game + " at " + game.name, render(
+        '<main>\n<p class="what">Game #{id}, night of <a href="{night_href}">{night}</a>, '
+        "{start} to {end} ({minutes} min)</p>\n"
+        '<section id="result"><table><thead><tr><th>#</th><th>Player</th><th>Score</th></tr>'
+        "</thead><tbody>\n{rows}\n</tbody></table></section>\n{luck}\n"
+        '<p><a id="bgstats" class="button" href="{bgstats}" rel="external noreferrer">'
+        "Add to BG Stats</a></p>\n</main>\n"
+        '<footer><a href="{night_href}">The night</a> · <a href="/">Live page</a></footer>',
+        id=game.id, night=game.night, night_href=urls.night(game.night),
+        start=started.strftime("%H:%M"), end=ended.strftime("%H:%M"),
+        minutes=max(1, round((ended - started).total_seconds() / 60)), rows=rows, luck=luck,
+        bgstats=create_play_link(game)))
 
 
 def results(night: Night) -> dict[str, Html]:

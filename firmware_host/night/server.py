@@ -275,7 +275,7 @@ class NightServer:
             await self._reply(writer, HTTPStatus.NOT_FOUND, b"not found\n", "text/plain",
                               close=close, body=body)
             return not close
-        await self._reply(writer, HTTPStatus.OK, reply.data, reply.kind, close=close,
+        await self._reply(writer, reply.status, reply.data, reply.kind, close=close,
                           body=body, extra=reply.extra)
         return not close
 

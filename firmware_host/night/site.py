@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from http import HTTPStatus
 
-from firmware_host.night import page, urls
+from firmware_host.night import page, topics, urls
 from firmware_host.night.store import Night, Store
 
 JSON = "application/json"
@@ -25,6 +26,11 @@ class Reply:
     data: bytes
     kind: str
     extra: dict[str, str] = field(default_factory=dict)
+    status: HTTPStatus = HTTPStatus.OK
+
+
+def see_other(path: str) -> Reply:
+    return Reply(b"", "text/plain", {"Location": path}, HTTPStatus.SEE_OTHER)
 
 
 def download(data: str, kind: str, filename: str) -> Reply:
@@ -52,7 +58,22 @@ class Site:
             return Reply(page.nights_page(self.store.nights()).encode(), HTML)
         if match := urls.NIGHT_PATH.fullmatch(path):
             return self._night(match[1], match[2] or "")
+        if match := urls.GAME_PATH.fullmatch(path):
+            game = self.store.game(match[1], match[2], int(match[3]))
+            return None if game is None else Reply(page.game_page(game).encode(), HTML)
+        if urls.SHORT_PATH.fullmatch(path):
+            return self._short(path)
         return None
+
+    def _short(self, path: str) -> Reply | None:
+        """The game a table's QR code names, by its short address: the latest to end, should
+        a table's journal have started its numbers again."""
+        found = [game for game in self.store.every_game()
+                 if topics.short_path(game.table, game.id) == path]
+        if not found:
+            return None
+        game = found[-1]
+        return see_other(urls.game(game.night, game.table, game.id))
 
     def _night(self, date: str, kind: str) -> Reply | None:
         night = self.store.night(date)

@@ -32,6 +32,8 @@ from hashlib import blake2b
 from typing import Any
 from urllib.parse import urlsplit
 
+from games.dalmatian_luck import line
+
 ROOT = "tc"
 VERSION = 1
 MAX_PAYLOAD = 16_384  # a 4-player game's result is under 1 kB; anything near this is wrong
@@ -149,8 +151,26 @@ class Player:
 
 
 @dataclass(frozen=True)
+class Luck:
+    """A player's luck and decisions in a finished game of Dalmatian, in hundredths of a
+    point (the wire carries whole numbers): ``luck`` is the score less what the player's
+    choices were worth on average, ``decisions`` the expected points those choices gave away
+    against the best ones (:mod:`games.dalmatian_luck`)."""
+
+    seat: int
+    luck: int
+    decisions: int
+
+    def line(self, name: str) -> str:
+        """``Ann: +3.1 luck, -0.4 decisions``, as ``table-companion luck`` says it."""
+        return line(name, self.luck / 100, self.decisions / 100)
+
+
+@dataclass(frozen=True)
 class Game:
-    """A finished game; ``table`` + ``id`` identify it across the night."""
+    """A finished game; ``table`` + ``id`` identify it across the night. ``luck`` is one
+    per player for a game of Dalmatian (the table works it out from the game's actions,
+    which the hub does not get), none otherwise."""
 
     table: str
     name: str
@@ -160,6 +180,7 @@ class Game:
     ended: str
     night: str
     players: tuple[Player, ...]
+    luck: tuple[Luck, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -241,6 +262,8 @@ def game_payload(game: Game) -> bytes:
         "ended": game.ended, "night": game.night,
         "players": [{"seat": p.seat, "name": p.name, "score": p.score, "place": p.place}
                     for p in game.players],
+        **({"luck": [{"seat": x.seat, "luck": x.luck, "decisions": x.decisions}
+                     for x in game.luck]} if game.luck else {}),
     })
 
 
@@ -395,7 +418,23 @@ def _game(table: str, data: dict[str, Any]) -> Game:
         raise BadMessage("a game ends after it starts")
     return Game(table, _text(data.get("name"), "name", empty=False),
                 _int(data, "id", 1, MAX_GAME_ID), _text(data.get("game"), "game", empty=False),
-                started, ended, night, tuple(players))
+                started, ended, night, tuple(players), _luck(data, players))
+
+
+def _luck(data: dict[str, Any], players: list[Player]) -> tuple[Luck, ...]:
+    """The optional ``luck`` list: one object per player, each seat one of the game's."""
+    if "luck" not in data:
+        return ()
+    found = []
+    for item in _get(data, "luck", list):
+        if not isinstance(item, dict):
+            raise BadMessage("luck must be objects")
+        found.append(Luck(_int(item, "seat", 0, MAX_ITEMS),
+                          _int(item, "luck", -SCORE_LIMIT, SCORE_LIMIT),
+                          _int(item, "decisions", 0, SCORE_LIMIT)))
+    if sorted(x.seat for x in found) != sorted(p.seat for p in players):
+        raise BadMessage("luck must have one entry for each player's seat")
+    return tuple(found)
 
 
 def _seating(data: dict[str, Any]) -> Seating:

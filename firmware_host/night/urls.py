@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import re
 
+from firmware_host.night.topics import SHORT
+
 NIGHTS = "/nights"
 _DATE = r"\d{4}-\d{2}-\d{2}"
 NIGHT_PATH = re.compile(rf"/nights/({_DATE})(\.json|\.csv)?")
 GAME_PATH = re.compile(rf"/nights/({_DATE})/([a-z0-9-]{{1,32}})/([1-9]\d{{0,8}})")
+# a game's short address, which its table shows as a QR code (topics.short_path)
+SHORT_PATH = re.compile(re.escape(SHORT) + "[a-z2-7]{8}")
 
 
 def night(date: str) -> str:

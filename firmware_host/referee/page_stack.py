@@ -75,6 +75,9 @@ class PageStack:
         page = self.top
         if page is None:
             return False
+        if isinstance(page, Menu) and page.message is not None:
+            page.message = None  # as over the game: the first press closes the message alone
+            return True
         if control in (Control.UP, Control.DOWN):
             page.move(steps if control is Control.DOWN else -steps)
         elif control is Control.SELECT:

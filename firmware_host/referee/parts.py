@@ -48,6 +48,9 @@ class Sensed(Protocol):
     @property
     def message(self) -> str | None: ...
 
+    @property
+    def offer(self) -> str | None: ...
+
 
 class Recogniser(Protocol):
     """What :mod:`firmware_host.sensing` provides for a sensed game."""
@@ -59,6 +62,12 @@ class Recogniser(Protocol):
     def review(self, game: Any) -> Sensed: ...
 
     def missing(self, game: Any) -> frozenset[tuple[int, int]]: ...
+
+    def extra(self, game: Any) -> frozenset[tuple[int, int]]: ...
+
+    def hint(self, game: Any) -> str | None: ...
+
+    ignored: set[tuple[int, int]]
 
 
 Recognise = Callable[[GameState[Any]], Recogniser | None]

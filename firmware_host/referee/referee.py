@@ -52,7 +52,7 @@ from firmware_host.referee.page_stack import PageStack
 from firmware_host.referee.parts import DiceRoller, Occupancy, Parts, Recognise, Renderer, Sounder
 from firmware_host.referee.settings import Setting, Settings
 from firmware_host.referee.tables import GameTable, table_for
-from firmware_host.referee.timers import Timers, UnseenPieces
+from firmware_host.referee.timers import Timers, UnmadeFixes
 from firmware_host.views import NoticeView, View
 from games import game_class
 from games.core import GameState, Phase
@@ -104,6 +104,9 @@ class Referee:
         self.pages = PageStack()
         self.timers = Timers()
         self._changed = True  # the screen has changed since the last frame
+        self.ignored: set[tuple[int, int]] = set()  # sensors given up on, for every game
+        self._by_sensor: list[tuple[int, tuple[int, int]]] = []  # actions the board made:
+        # the game's length after each, and the square whose change made it
         self._later = LaterLog(log)  # INFO lines, written once the frame is out
         # at a game night, the seat the host gave this table for the next round
         self.next_round = NextRound(next_round.beside(journal.path))
@@ -151,17 +154,17 @@ class Referee:
         self._changed |= self.timers.tumble.on(now)
         shown = self.table.shown_message() if self.table is not None and not self.pages else None
         self._changed |= self.timers.pager.on(now, shown)
-        missing = self.table.missing() if self.table is not None else frozenset()
         between = self.table is None or self.table.game.is_over
         if between and (line := self.next_round.look(now)):
             self.say(line)
             self._changed = True
-        if self.timers.unseen.on(now, missing) and self.table is not None:
-            suspected = sorted(self.timers.unseen.suspected)
-            self.table.suspects = tuple(
-                f"nothing sensed on {self.parts.label(*square)}: if the piece is there, "
-                "check its magnet or switch" for square in suspected)
-            for text in self.table.suspects:
+        table = self.table
+        disagreeing = table.missing() | table.extra() if table is not None else frozenset()
+        if self.timers.unmade.on(now, disagreeing) and table is not None:
+            missing = table.missing()
+            table.suspects = tuple(self._suspicion(square, square in missing)
+                                   for square in sorted(self.timers.unmade.suspected))
+            for text in table.suspects:
                 log.warning("%s", text)
             self._changed = True
         due = self.timers.due()
@@ -213,11 +216,15 @@ class Referee:
             case DiceRolled(dice=dice, source=source):
                 self._dice(dice, source)
             case CellChanged():
-                self.timers.unseen.worked()
+                self.timers.unmade.worked()
                 self._sensed(event)
-            case CellFault(row=row, col=col, reason=reason):
+            case CellFault(row=row, col=col, reason=reason, chattering=chattering):
                 log.warning("board sensor %s: %s", self.parts.label(row, col), reason)
-                self.say(f"board sensor {self.parts.label(row, col)}: {reason}")
+                taken = self._take_back((row, col)) if chattering else ()
+                if chattering:
+                    self._ignore((row, col))
+                self.say(f"board sensor {self.parts.label(row, col)}: {reason}"
+                         + "".join(f"; took back {action}" for action in taken))
             case DeviceStatus(message=message):
                 log.info("%s", message)
                 self.say(message)
@@ -234,6 +241,12 @@ class Referee:
             table.move(steps if control is Control.DOWN else -steps)
         elif control is Control.BACK:
             self.open(game_menu(self))
+        elif control is Control.SELECT and table.fixes and self.timers.unmade.suspected:
+            for square in sorted(self.timers.unmade.suspected):
+                self._ignore(square)
+            self.say("ignored: " + ", ".join(self.parts.label(*square)
+                                             for square in sorted(self.ignored))
+                     + "; make their moves from the list")
         elif control is Control.SELECT:
             if table.game.is_over:
                 self.open_game_choice()
@@ -246,6 +259,8 @@ class Referee:
 
     def _dice(self, dice: tuple[int, ...], source: str) -> None:
         faces = "-".join(map(str, dice))
+        if self.table is not None and isinstance(self.pages.top, DiceEntry):
+            self.pages.clear()  # thrown while they were being typed in: the throw stands
         if self.table is None or self.pages:
             self.say(f"dice {faces} ignored: close the menu first")
             return
@@ -256,20 +271,54 @@ class Referee:
         landed = table.throw(dice, partial(self._play, source=source))
         if landed is None:
             return
-        table.told = table.throw_notice(before, dice)
+        table.told = table.throw_notice(before, dice) or table.hint()
         roller = self.parts.roller
         if source == "button" and roller is not None:
             self.timers.tumble.throw(*landed, dice, roller.tumble, before.thrower)
 
     def _sensed(self, event: CellChanged) -> None:
+        square = (event.row, event.col)
+        was_ignored = square in self.ignored
         outcome = self.table.sensed(event) if self.table is not None else None
         if outcome is None:
             log.info("board change at %s,%s not used by this game", event.row, event.col)
             return
-        if outcome.message:
+        if was_ignored and square not in self.ignored:
+            log.warning("board sensor %s agrees with the game again: heard again",
+                        self.parts.label(*square))
+        if outcome.offer is not None and self.table is not None:
+            self.table.offer(outcome.offer, outcome.message)
+        elif outcome.message:
             self.say(outcome.message)
-        if outcome.action is not None:
-            self._play(outcome.action)
+        if outcome.action is not None and self._play(outcome.action):
+            assert self.game is not None
+            self._by_sensor.append((len(self.game.history), square))
+
+    def _suspicion(self, square: tuple[int, int], missing: bool) -> str:
+        """The line under the fixes that blames a sensor, and how to play on without it."""
+        what = "seems dead (nothing sensed there)" if missing else \
+            "seems stuck closed (a piece sensed there)"
+        return (f"the sensor at {self.parts.label(*square)} {what}: check its magnet and "
+                "switch, or SELECT: play on, it will be ignored")
+
+    def _take_back(self, square: tuple[int, int]) -> tuple[Any, ...]:
+        """Take back the actions the latest changes at ``square`` made, while they are the
+        game's last: a chattering switch's phantoms. What was taken back."""
+        game = self.game
+        taken = []
+        while game is not None and self._by_sensor \
+                and self._by_sensor[-1] == (len(game.history), square):
+            self._by_sensor.pop()
+            taken.append(self.journal.undo(game))
+        return tuple(taken)
+
+    def _ignore(self, square: tuple[int, int]) -> None:
+        """Give up on the sensor at ``square`` until it agrees with the game again."""
+        self.ignored.add(square)
+        log.warning("board sensor %s ignored until it agrees with the game; its moves are "
+                    "made from the list", self.parts.label(*square))
+        if self.game is not None:
+            self._attach(self.game)
 
     # -- playing ------------------------------------------------------------------------
 
@@ -297,9 +346,11 @@ class Referee:
     def _attach(self, game: GameState[Any]) -> None:
         recognise, board = self.parts.recognise, self.parts.board
         self.table = table_for(game, recognise(game) if recognise is not None else None)
-        self.timers.unseen = UnseenPieces()  # the board is looked at afresh
-        if self.table.recogniser is not None and board is not None:
-            self.table.fixes = tuple(self.table.recogniser.reset(game, board()).fixes)
+        self.timers.unmade = UnmadeFixes()  # the board is looked at afresh
+        if self.table.recogniser is not None:
+            self.table.recogniser.ignored = self.ignored
+            if board is not None:
+                self.table.fixes = tuple(self.table.recogniser.reset(game, board()).fixes)
 
     def say(self, text: str) -> None:
         if not self.pages.say(text) and self.table is not None:
@@ -338,6 +389,7 @@ class Referee:
         self.journal.start(game)
         self.journal.keep_settings(self.settings.to_json())
         self.pages.clear()
+        self._by_sensor.clear()
         self._attach(game)
         log.info("started %s for %s", cls.TITLE, ", ".join(game.setup.names))
 
@@ -376,6 +428,7 @@ class Referee:
         game = self.game
         assert game is not None
         undone = self.journal.undo(game)
+        self._by_sensor.clear()
         self.pages.clear()  # back to the game, whichever way the question came
         self._attach(game)
         self.say(f"took back {undone}")

@@ -1,6 +1,6 @@
 """What moves on by itself between events, each with its own deadline: the dice tumbling
-after a throw, a long line scrolling, a long message's pages, and pieces the sensors have
-not seen for a while.
+after a throw, a long line scrolling, a long message's pages, and fixes of the board left
+unmade for a while.
 
 Each is told the time at the referee's tick and answers when it is due next (None: not
 until something new happens), so the loop sleeps until the soonest of them.
@@ -16,7 +16,8 @@ TUMBLE_FRAME_S = 0.06  # eight faces in about half a second: a roll, not a wait
 SCROLL_S = 0.3  # a long menu line moves a character this often: read, not chased
 ROW_CHARS = 16  # a line longer than this may not fit its row: it may need to scroll
 PAGE_S = 4.0  # a message too long for one page shows its next one this often
-NO_PIECE_S = 20.0  # the board still this long after a change, a piece still unseen: its sensor
+UNMADE_FIX_S = 8.0  # the board still this long after a change, a fix still unmade: its sensor
+# is named (a failing one within 10 s)
 
 Faces = tuple[int, ...]
 Square = tuple[int, int]
@@ -127,15 +128,16 @@ class Pager:
         return self.page if text == self._text else 0
 
 
-class UnseenPieces:
-    """Squares where the game expects a piece that the sensors do not see, and since when.
+class UnmadeFixes:
+    """Squares where the board and the game disagree (a piece the sensors do not see, or
+    one they see that the game does not have), and since when.
 
-    The screen asks for such a piece (the board fixes), so a player who is slow to place it
-    is not a fault: a square is suspected only once the players have worked the board
-    since it went missing (a sensed change: they are at it) and the board has then been
-    still for :data:`NO_PIECE_S` with the piece still unseen. Each change of the board
-    starts the wait again, so a piece just placed is never blamed on its sensor; a square
-    sensed again is no longer suspected."""
+    The screen asks for the fix, so players slow to make it are not a fault: a square is
+    suspected only once the players have worked the board since it disagreed (a sensed
+    change: they are at it) and the board has then been still for :data:`UNMADE_FIX_S` with
+    the fix still unmade. Each change of the board starts the wait again, so a piece just
+    placed is never blamed on its sensor; a square that agrees again is no longer
+    suspected."""
 
     def __init__(self) -> None:
         self.due: float | None = None
@@ -147,15 +149,15 @@ class UnseenPieces:
         """The sensors saw the board change."""
         self._worked = True
 
-    def on(self, now: float, missing: frozenset[Square]) -> bool:
-        """Note the squares missing now; whether the suspected squares changed."""
+    def on(self, now: float, disagreeing: frozenset[Square]) -> bool:
+        """Note the squares that disagree now; whether the suspected squares changed."""
         worked, self._worked = self._worked, False
         self._since = {square: now if worked else self._since.get(square)
-                       for square in missing}
+                       for square in disagreeing}
         suspected = frozenset(square for square, since in self._since.items()
-                              if since is not None and now >= since + NO_PIECE_S)
-        self.due = min((since + NO_PIECE_S for since in self._since.values()
-                        if since is not None and now < since + NO_PIECE_S), default=None)
+                              if since is not None and now >= since + UNMADE_FIX_S)
+        self.due = min((since + UNMADE_FIX_S for since in self._since.values()
+                        if since is not None and now < since + UNMADE_FIX_S), default=None)
         changed = suspected != self.suspected
         self.suspected = suspected
         return changed
@@ -167,9 +169,9 @@ class Timers:
     def __init__(self) -> None:
         self.tumble = Tumble()
         self.scroll = Scroller()
-        self.unseen = UnseenPieces()
+        self.unmade = UnmadeFixes()
         self.pager = Pager()
 
     def due(self) -> float | None:
-        dues = (self.tumble.due, self.scroll.due, self.unseen.due, self.pager.due)
+        dues = (self.tumble.due, self.scroll.due, self.unmade.due, self.pager.due)
         return min((due for due in dues if due is not None), default=None)

@@ -136,27 +136,34 @@ def _draw_last_roll(canvas: Canvas, game: SequenceDice) -> None:
 def _draw_legend(canvas: Canvas, game: SequenceDice, chips: tuple[int | None, ...],
                  top: int) -> None:
     """Each colour in play: its pattern, its name (the chips on the table are coloured,
-    and messages name colours: "put a blue chip on B3") and its longest run, ``run 3``.
-    Whose colour it is the band and the pattern beside "to play" say at each turn."""
+    and messages name colours: "put a blue chip on B3") and its longest run, ``run 3``;
+    the colour of the player named in the band inverted, as other screens mark the player
+    to move."""
     scores = _scores(game, chips)
     entries = []
     for colour in range(len(COLOURS)):
         players = game.players_of(colour)
         if players:
             entries.append((colour, f"run {scores[players[0]]}"))
-    canvas.stamp(PANEL, top, canvas.width - PANEL, _legend(tuple(entries)))
+    turn = game.current_player
+    playing = game.colour(turn) if turn is not None else None
+    canvas.stamp(PANEL, top, canvas.width - PANEL, _legend(tuple(entries), playing))
 
 
 @lru_cache(maxsize=32)
-def _legend(entries: tuple[tuple[int, str], ...]) -> tuple[int, ...]:
-    """The legend's pixels for each colour's (colour, run), drawn once and kept."""
+def _legend(entries: tuple[tuple[int, str], ...], playing: int | None) -> tuple[int, ...]:
+    """The legend's pixels for each colour's (colour, run) and the colour playing, drawn
+    once and kept."""
     canvas = Canvas()
+    width = canvas.width - PANEL
     for colour, run in entries:
-        y = colour * LINE
-        draw_chip(canvas, 0, y + 1, colour)
-        canvas.text(CHIP + 3, y + 1, COLOURS[colour])
-        canvas.text_right(canvas.width - PANEL - 1, y + 1, run)
-    return canvas.cut(0, 0, canvas.width - PANEL, len(COLOURS) * LINE)
+        y, on = colour * LINE, colour != playing
+        if not on:
+            canvas.fill(0, y, width, LINE)
+        draw_chip(canvas, 1, y + 1, colour, on)
+        canvas.text(CHIP + 4, y + 1, COLOURS[colour], on=on)
+        canvas.text_right(width - 2, y + 1, run, on=on)
+    return canvas.cut(0, 0, width, len(COLOURS) * LINE)
 
 
 _last_scores: tuple[tuple[object, ...], tuple[int, ...]] = ((), ())

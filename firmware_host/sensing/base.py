@@ -29,12 +29,15 @@ class Outcome:
 
     ``action`` is notation for ``game.apply``; ``fixes`` are what the players must do so the
     board agrees with the game (after ``action``, when there is one); empty means it agrees.
-    ``message`` says in player words why a physical move was not accepted.
+    ``message`` says in player words why a physical move was not accepted, or what
+    ``offer`` is: an action the board cannot tell from no move (a chip lifted and put
+    back: the sensors see no colour), for the players to confirm with SELECT.
     """
 
     action: str | None
     fixes: tuple[str, ...]
     message: str | None = None
+    offer: str | None = None
 
 
 def attempt(game: G, text: str) -> G | str:
@@ -52,14 +55,22 @@ def attempt(game: G, text: str) -> G | str:
 
 
 class Recogniser(ABC):
-    """Turns settled square changes into actions of one game on one matrix layout."""
+    """Turns settled square changes into actions of one game on one matrix layout.
+
+    A square in :attr:`ignored` has a sensor the players have given up on (it seems dead,
+    stuck or chattering): it is taken to hold what the game says, its changes make no
+    action, and it is heard again once a change it reports agrees with the game. The set
+    is the table's, handed to each game's recogniser in turn."""
 
     def __init__(self) -> None:
-        self._board: set[Square] = set()
+        self._readings: set[Square] = set()  # what the sensors report
+        self._board: set[Square] = set()  # the same, ignored squares as the game has them
+        self.ignored: set[Square] = set()
 
     @property
     def board(self) -> frozenset[Square]:
-        """The squares sensed occupied, as the recogniser last heard."""
+        """The squares sensed occupied, as the recogniser last heard (an ignored square as
+        the game has it)."""
         return frozenset(self._board)
 
     @abstractmethod
@@ -75,32 +86,53 @@ class Recogniser(ABC):
         is waiting on excused."""
         return self.expected(game) - self._board - self._excused(game)
 
+    def extra(self, game: GameState[Any]) -> frozenset[Square]:
+        """Squares the sensors see occupied where the game has no piece."""
+        return frozenset(self._board - self.expected(game))
+
     def _excused(self, game: GameState[Any]) -> frozenset[Square]:
         """Hook: squares lifted for a move still due (nothing by default)."""
         return frozenset()
 
+    def hint(self, game: GameState[Any]) -> str | None:
+        """Hook: how to make the move due on the board, when the board alone does not say
+        (nothing by default)."""
+        return None
+
     def reset(self, game: GameState[Any], occupied: Iterable[Square]) -> Outcome:
         """Take the board as scanned now (start, resume, after an undo); report differences."""
-        self._board = set(occupied)
+        self._readings = set(occupied)
         self._restart(game)
         return self.review(game)
 
     def changed(self, game: GameState[Any], event: CellChanged) -> Outcome:
         """One settled change of one square."""
         square = (event.row, event.col)
-        if event.occupied == (square in self._board):
+        if event.occupied == (square in self._readings):
             return self.review(game)  # nothing new: a repeated report
         if event.occupied:
-            self._board.add(square)
+            self._readings.add(square)
         else:
-            self._board.discard(square)
+            self._readings.discard(square)
+        if square in self.ignored:
+            if event.occupied == (square in self.expected(game)):
+                self.ignored.discard(square)  # it agrees with the game: it works again
+            return self.review(game)
+        self._trust(game)
         return self._sensed(game, square, event.occupied)
 
     def review(self, game: GameState[Any]) -> Outcome:
         """The sensed board against ``game`` as it is now, e.g. after the referee applied a
         throw or a move entered with the controls; never an action."""
+        self._trust(game)
         self._note_arrivals(game)
         return Outcome(None, self.fixes(game))
+
+    def _trust(self, game: GameState[Any]) -> None:
+        """The board the rules read: the readings, ignored squares as the game has them."""
+        ignored = self.ignored
+        self._board = set(self._readings) if not ignored else \
+            (self._readings - ignored) | (self.expected(game) & ignored)
 
     @abstractmethod
     def _restart(self, game: GameState[Any]) -> None:

@@ -10,9 +10,11 @@ game (``seen``) and words its fixes as moves from there.
 - ``mode = declare``: the roller's marker put down on a box of the throw's chain is the
   ``stop`` there; lifting it first waits for the put. A claimant's marker put down on an
   overlooked number is the claim when only one player can make that claim (or the lifted box
-  says which). Read as nothing, to be entered with the controls: a stop without moving, a
-  stop at home, a stop on a box that already holds a marker (no change is sensed), a box
-  the chain passes twice (11 up and 11 back), and claims several players could make alike.
+  says which). The marker is to be put straight down: counted along the track, it stops on
+  the first box it rests on, and the screen says so after the throw (:meth:`hint`). Read as
+  nothing, to be entered with the controls: a stop without moving, a stop at home, a stop on
+  a box that already holds a marker (no change is sensed), a box the chain passes twice (11
+  up and 11 back), and claims several players could make alike.
 """
 
 from __future__ import annotations
@@ -98,6 +100,16 @@ class CentennialRecogniser(Recogniser):
 
     def _excused(self, game: GameState[Any]) -> frozenset[Square]:
         return frozenset(self.square(box) for box in self._movers_lifted(_centennial(game)))
+
+    def hint(self, game: GameState[Any]) -> str | None:
+        """Declare mode, a stop due: the box the marker is put down on is the stop, so a
+        marker counted along the track would stop on the first box it rests on."""
+        state = _centennial(game)
+        if state.setup.options["mode"] != "declare" or state.phase is not Phase.MOVE \
+                or not state.awaiting_stop:
+            return None
+        return f"{state.name(state.turn)}: put your marker straight down where it stops " \
+            "(counted along, it stops on the first box)"
 
     def _movers_lifted(self, state: Centennial) -> set[int]:
         """The lifted boxes where a marker that may move now stands (its move is due)."""

@@ -2,9 +2,11 @@
 
 A chip put on an empty cell is ``place``; a chip lifted is ``remove`` on a defensive 10. A
 ``replace`` is a lift and a put on the same cell, so a lift from a cell that may be replaced
-waits for the put instead of counting as a mistake. The sensors cannot tell colours apart:
-lifting a chip and putting the same one back on a replaceable cell is read as the
-replacement, which is what the board then shows anyway.
+waits for the put instead of counting as a mistake. The sensors cannot tell colours apart,
+so the put is no move by itself: a chip lifted and put back (a change of mind) and one
+replaced by another look alike. The replacement is offered (highlighted in the list, SELECT
+plays it), as it is when a chip stacked on the other and the one below pulled out changed
+nothing the sensors can see.
 
 Anything else is refused in the rules' own words, with the fixes that undo it.
 """
@@ -67,7 +69,7 @@ class SequenceRecogniser(Recogniser):
         if occupied:
             if cell in self._lifted:
                 self._lifted.discard(cell)
-                return self._try(state, f"replace {cell}", quiet=True)
+                return self._offer(state, f"replace {cell}")
             if expected:  # a missing chip put back
                 return self.review(state)
             return self._try(state, f"place {cell}")
@@ -79,3 +81,20 @@ class SequenceRecogniser(Recogniser):
         legal = state.legal_actions()
         verb = Verb.REPLACE if legal and legal[0].verb is Verb.REPLACE else Verb.REMOVE
         return self._try(state, f"{verb.value} {cell}")
+
+    def _offer(self, state: SequenceDice, text: str) -> Outcome:
+        """A chip put back where one was lifted for a replacement: the replacement for the
+        players to confirm, while the rules allow it (else a chip back where it was)."""
+        if isinstance(attempt(state, text), str):
+            return self.review(state)
+        cell = text.split()[-1]
+        return Outcome(None, self.fixes(state),
+                       f"{cell}: if your chip is on it now, SELECT replaces; if theirs went "
+                       "back, lift the chip to replace", offer=text)
+
+    def hint(self, game: GameState[Any]) -> str | None:
+        """How a replacement is made on the board, when one is due."""
+        legal = _sequence(game).legal_actions()
+        if legal and all(action.verb is Verb.REPLACE for action in legal):
+            return "to replace: lift their chip, put yours on, SELECT"
+        return None

@@ -24,11 +24,13 @@ otherwise make a phantom cell read closed ("ghosting", see ``wiring/README.md``)
   (a brief touch on the way), so a change first seen on waking is judged as if a
   neighbour had changed then. A lift waits for the debounce time alone (and its neighbours).
 - **Chatter.** A cell that never holds a reading for ``debounce`` over ``unsettled`` seconds,
-  or whose settled state changes ``chatter_changes`` times within ``chatter_window``, is a
-  failing switch, not a hand: it is reported once as ``CellFault(reason="chattering: ...")``,
-  takes no part in moves nor in its neighbours' settling, and is heard again once it has not
-  changed for ``quiet`` seconds (a change it settled in then counts); if it starts again, it
-  is reported again.
+  or whose settled state changes ``chatter_changes`` times within ``chatter_window``, or
+  whose reading changes by itself (after a steady one, the cells around it steady)
+  ``slow_chatter``'s count of times within its seconds, more often than hands move pieces
+  there, is a failing switch, not a hand: it is reported once as
+  ``CellFault(reason="chattering: ...")``, takes no part in moves nor in its neighbours'
+  settling, and is heard again once it has not changed for ``quiet`` seconds (a change it
+  settled in then counts); if it starts again, it is reported again.
 
 Between changes the matrix idles (:meth:`poll`): every row that holds no piece is driven low
 and the rows that hold one are left high, so every column reads high. A piece put on a free
@@ -37,7 +39,9 @@ settled. A change on a row that holds a piece cannot show that way (its column i
 whenever that row is driven, so a second piece or the lift of one of two would not move it),
 so while any row holds a piece the matrix patrols: it drives each such row in turn and
 compares the columns with what the settled board says, which costs a row's reads instead of
-a whole scan. Only a difference starts the scans.
+a whole scan. Only a difference starts the scans; the change it found is dated half-way back
+to the look before (at most half the debounce time), the likeliest moment, so a chip lifted
+for a swap and seen late in the 80 ms before the new one is put down still counts as lifted.
 
 The patrol follows the table. While hands are busy (for ``rest_after`` seconds after the
 last edge, change or ``hands_seen`` poll: a button, the knob, the dice, a piece) it looks every
@@ -45,7 +49,10 @@ last edge, change or ``hands_seen`` poll: a button, the knob, the dice, a piece)
 put back is still seen. Once the table has been still that long it looks every
 ``rest_patrol`` seconds, as often, nearly: a player who has been thinking moves a piece as
 quickly as one who has not, and a swap made 80 ms after a still spell must be seen as
-surely (a look costs about 12 us of reads; each wake-up of the loop costs more).
+surely. That costs the idle daemon about half a percent of a core, nearly all of it the
+wake-ups; ``bench/rest_patrol.py`` weighs it: every 50 ms puts the latency at rest over
+150 ms, every 100 ms misses swaps, and waiting on edges alone (``rest_patrol=None``) cannot
+see a change on a row that holds a piece at all.
 """
 
 from __future__ import annotations
@@ -72,6 +79,10 @@ REST_AFTER_S = 5.0
 UNSETTLED_S = 1.0
 CHATTER_CHANGES = 6  # settled changes within CHATTER_WINDOW_S: three lifts and puts, or a switch
 CHATTER_WINDOW_S = 1.5
+SLOW_CHATTER = (8, 8.0)  # changes of reading after a steady one, the cells around it steady too,
+# within seconds: a hand makes or breaks a cell once or twice a move (a piece put on the wrong
+# cell first, a chip swapped; one slid across moves the cells around it), a switch failing
+# slowly every second or so
 QUIET_S = 2.0
 STUCK = "stuck: closed at start; lift the piece, or the reed switch is stuck closed"
 CHECK = "check the reed switch, its diode and the wiring"
@@ -96,9 +107,10 @@ class ReedMatrix:
     def __init__(self, rows: Sequence[int], cols: Sequence[int], factory: PinFactory,
                  emit: Emit, *, ticks: Ticks = time.monotonic, debounce: float = DEBOUNCE_S,
                  scan_interval: float = SCAN_S, patrol: float = PATROL_S,
-                 rest_patrol: float = REST_PATROL_S, rest_after: float = REST_AFTER_S,
+                 rest_patrol: float | None = REST_PATROL_S, rest_after: float = REST_AFTER_S,
                  unsettled: float = UNSETTLED_S, chatter_changes: int = CHATTER_CHANGES,
-                 chatter_window: float = CHATTER_WINDOW_S, quiet: float = QUIET_S,
+                 chatter_window: float = CHATTER_WINDOW_S,
+                 slow_chatter: tuple[int, float] = SLOW_CHATTER, quiet: float = QUIET_S,
                  start_empty: bool = True, waker: Callable[[], None] | None = None) -> None:
         for what, pins in (("rows", rows), ("columns", cols)):
             if not 1 <= len(pins) <= MAX_SIZE:
@@ -112,13 +124,15 @@ class ReedMatrix:
         self._debounce = debounce
         self._scan_interval = scan_interval
         self._patrol = patrol
-        self._rest_patrol = rest_patrol
+        self.rest_patrol = rest_patrol  # None: a still table is read only on an edge
         self._rest_after = rest_after
         self._hands_seen_at = -math.inf  # the last sign of hands at the table
         self._next_look: float | None = None  # the next patrol, while idle with pieces
+        self._looked_at = -math.inf  # the last patrol that found the board as settled
         self._unsettled = unsettled
         self._chatter_changes = chatter_changes
         self._chatter_window = chatter_window
+        self._slow_changes, self._slow_window = slow_chatter
         self._quiet = quiet
         self._start_empty = start_empty
         self._waker = waker
@@ -148,6 +162,7 @@ class ReedMatrix:
         self._changed_at = [-math.inf] * size  # when the reading last changed
         self._burst_from = [-math.inf] * size  # when the cell last began to change after a rest
         self._accepted: list[deque[float]] = [deque() for _ in range(size)]
+        self._bursts: list[deque[float]] = [deque() for _ in range(size)]  # after steady readings
         self._chattering: set[int] = set()
         self._idle_rows = False  # the free rows are driven low, the rows with pieces high
         self._watching = False  # idle, and a column's falling edge wakes the loop
@@ -174,8 +189,10 @@ class ReedMatrix:
             pin.state = True
         return closed
 
-    def scan(self) -> list[Event]:
-        """Read the matrix once; emit and return the changes and faults that settled."""
+    def scan(self, since: float | None = None) -> list[Event]:
+        """Read the matrix once; emit and return the changes and faults that settled.
+        ``since``: when a reading found changed now most likely changed (the patrol's
+        estimate, for a change it found between two looks)."""
         now = self._ticks()
         raw = self.read()
         settled = self._settled
@@ -185,8 +202,9 @@ class ReedMatrix:
                                    for i, closed in enumerate(raw)
                                    if closed and self._start_empty]
         else:
+            at = now if since is None else min(since, now)
             events = [fault for i, closed in enumerate(raw) if closed != self._reading[i]
-                      and (fault := self._changed(i, closed, now)) is not None]
+                      and (fault := self._changed(i, closed, at)) is not None]
             events += [event for i in range(len(raw))
                        if (event := self._debounce_cell(i, now, settled)) is not None]
         for event in events:
@@ -204,14 +222,18 @@ class ReedMatrix:
             self._hands_seen_at = now
         if self._watching and not edged:
             if self._next_look is None or now < self._next_look:
-                if hands_seen and self._next_look is not None:
-                    self._next_look = min(self._next_look, now + self._patrol)
+                if hands_seen and self._held_rows:
+                    self._next_look = min(self._next_look or math.inf, now + self._patrol)
                 return self._next_look
             if self._patrol_rows():
                 return self._plan_patrol(now)
+            # found by a look: on average it came half-way since the look before
+            since = max(now - (now - self._looked_at) / 2, now - self._debounce / 2)
+        else:
+            since = now
         if self._idle_rows:  # a change first seen while idle: what came before it is unknown
             self._woke_at = now
-        self.scan()
+        self.scan(since)
         now = self._hands_seen_at = self._ticks()
         if self._busy():
             return now + self._scan_interval
@@ -219,10 +241,12 @@ class ReedMatrix:
         return self._plan_patrol(now)
 
     def _plan_patrol(self, now: float) -> float | None:
-        """When to look at the rows holding pieces next (None: there are none)."""
+        """When to look at the rows holding pieces next (None: there are none, or the
+        table is still and only an edge wakes the matrix); ``now`` the board was as settled."""
+        self._looked_at = now
         resting = now - self._hands_seen_at >= self._rest_after
-        self._next_look = None if not self._held_rows else now + (
-            self._rest_patrol if resting else self._patrol)
+        every = self.rest_patrol if resting else self._patrol
+        self._next_look = None if not self._held_rows or every is None else now + every
         return self._next_look
 
     def _idle(self) -> None:
@@ -303,14 +327,29 @@ class ReedMatrix:
             reading != state for reading, state in zip(self._reading, settled, strict=True))
 
     def _changed(self, i: int, closed: bool, now: float) -> Event | None:
-        """The raw reading of cell ``i`` changed: note when, and whether it never rests."""
+        """The raw reading of cell ``i`` changed: note when, and whether it never rests or
+        changes more often than hands make it."""
+        bursts = self._bursts[i]
         if now - self._changed_at[i] >= self._debounce:
             self._burst_from[i] = now
+            if self._alone(i, now):  # a hand crossing makes the cells around change too
+                bursts.append(now)
+                while now - bursts[0] > self._slow_window:
+                    bursts.popleft()
         self._changed_at[i] = now
         self._reading[i] = closed
-        if i in self._chattering or now - self._burst_from[i] < self._unsettled:
+        if i in self._chattering:
+            return None
+        if len(bursts) >= self._slow_changes:
+            return self._start_chatter(
+                i, f"{len(bursts)} changes within {self._slow_window:g} s")
+        if now - self._burst_from[i] < self._unsettled:
             return None
         return self._start_chatter(i, f"no steady reading for {self._unsettled:g} s")
+
+    def _alone(self, i: int, now: float) -> bool:
+        """Whether no cell around ``i`` changed for twice the debounce time."""
+        return all(now - self._changed_at[j] >= 2 * self._debounce for j in self._neighbours[i])
 
     def _debounce_cell(self, i: int, now: float, settled: list[bool]) -> Event | None:
         if i in self._chattering:
@@ -341,5 +380,6 @@ class ReedMatrix:
     def _start_chatter(self, i: int, why: str) -> CellFault:
         self._chattering.add(i)
         self._accepted[i].clear()
+        self._bursts[i].clear()
         return CellFault(*self._cells[i], f"chattering: {why}; ignored until quiet for "
-                                          f"{self._quiet:g} s; {CHECK}")
+                                          f"{self._quiet:g} s; {CHECK}", chattering=True)

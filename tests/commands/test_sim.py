@@ -273,7 +273,7 @@ hold = "roll"
     assert played.gif == out / "s.gif"
     assert played.journal == "no game in progress"
     assert played.summary(scenario).startswith(
-        "scenario s: 11 events handled in 3.2 s of table time, 6 frames written ")
+        "scenario s: 11 events handled in 3.2 s of table time, 8 frames written ")
 
 
 def test_the_same_seed_plays_the_same_frames(tmp_path: Path) -> None:

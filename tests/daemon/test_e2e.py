@@ -259,8 +259,9 @@ class Player:
             return self.put(cell)
         if verb == "remove":
             return self.take(cell, all_of_them=True)
-        assert verb == "replace", move
-        return [*self.take(cell, all_of_them=True), *self.put(cell)]
+        assert verb == "replace", move  # the sensors cannot tell it from a change of mind:
+        # the put offers it, SELECT plays it
+        return [*self.take(cell, all_of_them=True), *self.put(cell), click(Control.SELECT)]
 
     def mistake(self, choices: tuple[str, ...]) -> list[Step]:
         """A piece put down where no move may put one now (none when every empty cell may
@@ -406,8 +407,9 @@ def test_every_game_is_played_to_its_end_at_the_table(
     assert game.players == plan.players
     for key, value in plan.options.items():
         assert str(game.setup.options[key]) == value
-    told = [(text, erring) for text, erring in played.messages.seen
-            if " threw " not in text]  # what a throw did, said over the next screen
+    told = [(text, erring) for text, erring in played.messages.seen  # what a throw did, said
+            if not any(said in text for said in (" threw ", "to replace:", "SELECT replaces"))]
+    # over the next screen, and how a replacement is made (the sensors see no colour)
     unexplained = [text for text, erring in told if not erring]
     assert unexplained == [], ("a refusal or notice the player did not cause", played.messages.seen)
     assert bool(told) == bool(played.player.mistakes)

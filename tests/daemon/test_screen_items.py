@@ -162,7 +162,7 @@ def test_sequence_scores_and_multigam_counts_say_what_they_are() -> None:
     assert isinstance(view, GameView)
     frame = render(view)
     label = Canvas()
-    right = label.text_right(127, 19, "run 3")
+    right = label.text_right(126, 19, "run 3")
     box = (right, 19, 128, 26)
     assert frame.crop(box).tobytes() == label.to_image().crop(box).tobytes()
     view = SAMPLES["multigam_rolling"]()
@@ -183,10 +183,13 @@ def test_the_sequence_legend_follows_a_game_drawn_as_it_is_played() -> None:
             continue
         frame = render(GameView(game))
         legend = (BODY_TOP + 1 if game.is_over else BODY_TOP + 2 * LINE) + 1
+        turn = game.current_player
         for line, run in enumerate(game.scores()[:2]):  # one seat of each colour
             label = Canvas()
             top = legend + line * LINE
-            right = label.text_right(127, top, f"run {run}")
+            playing = turn is not None and game.colour(turn) == line  # its row inverted
+            label.fill(0, top - 1, 128, LINE, on=playing)
+            right = label.text_right(126, top, f"run {run}", on=not playing)
             box = (right, top, 128, top + 7)
             assert frame.crop(box).tobytes() == label.to_image().crop(box).tobytes(), run
             seen.add(run)

@@ -48,6 +48,11 @@ class Table:
             self.game.apply(outcome.action)
         return outcome
 
+    def confirm(self, outcome: Outcome) -> None:
+        """SELECT on the move offered."""
+        assert outcome.offer is not None
+        self.game.apply(outcome.offer)
+
 
 # -- choosing -------------------------------------------------------------------------------
 
@@ -99,6 +104,12 @@ def played(action: str) -> Outcome:
 QUIET = Outcome(None, ())
 
 
+def offered(action: str) -> Outcome:
+    cell = action.split()[-1]
+    return Outcome(None, (), f"{cell}: if your chip is on it now, SELECT replaces; if theirs "
+                             "went back, lift the chip to replace", offer=action)
+
+
 def test_a_whole_sequence_game_by_the_sensors_alone() -> None:
     table = sequence_table()
     game = table.game
@@ -136,11 +147,14 @@ def test_a_whole_sequence_game_by_the_sensors_alone() -> None:
     assert put(table, "A2") == played("place A2")
 
     game.roll(1, 2)  # P2 replaces P1's chip on A5: the lift waits for the put
+    assert table.recogniser.hint(game) == "to replace: lift their chip, put yours on, SELECT"
     assert lift(table, "A5") == QUIET
-    assert put(table, "A5") == played("replace A5")
+    assert put(table, "A5") == offered("replace A5")  # or a change of mind: they look alike
+    table.confirm(offered("replace A5"))
     game.roll(2, 1)  # and P1 takes it back
     assert lift(table, "A5") == QUIET
-    assert put(table, "A5") == played("replace A5")
+    table.confirm(put(table, "A5"))
+    assert table.recogniser.hint(game) is None
     game.roll(5, 6)  # P2's wild 11
     assert put(table, "C3") == played("place C3")
 
@@ -245,7 +259,7 @@ def test_random_sequence_play_is_recognised_move_by_move(data: st.DataObject, pl
         *waiting, last = [recogniser.changed(game, event)
                           for event in changes(before, after, move)]
         assert waiting == [QUIET] * len(waiting)
-        assert last == played(move)
+        assert last == (offered(move) if move.startswith("replace") else played(move))
         game.apply(move)
         assert recogniser.review(game) == QUIET
 
@@ -313,10 +327,14 @@ def test_centennial_declare_a_stop_and_a_claim_by_moving_markers() -> None:
     game = centennial_at((8, 13, 2))  # P1 on 8, P2 on 11 back (next 10), P3 on 2
     table = Table(game, "track")
     recogniser = table.recogniser
+    assert recogniser.hint(game) is None  # no throw yet
     game.roll(1, 4, 5)  # P1 may go 9, 10
+    assert recogniser.hint(game) == ("P1: put your marker straight down where it stops "
+                                     "(counted along, it stops on the first box)")
     assert table.sense(box(8), False) == QUIET  # lifted: waiting for the put
     assert table.sense(box(9), True) == played("P1 stops at 9")
     assert game.claimable == (10,) and game.phase is Phase.MOVE
+    assert recogniser.hint(game) is None  # a claim is no count along
     assert table.sense(box(11), False) == QUIET  # P2 may claim 10
     assert table.sense(box(10), True) == played("P2 claims 10")
     assert game.progress == (9, 14, 2) and game.dice_wanted == 3
@@ -487,3 +505,13 @@ def test_magnets_on_a_mock_board_become_sequence_moves() -> None:
         "roll 3-4", "place B2", "roll 4-4", "place B4", "roll 5-5", "remove B4"]
     assert matrix.occupied() == table.recogniser.expected(game) == {at("B2")}
     matrix.close()
+
+
+def test_centennial_in_auto_mode_needs_no_hint() -> None:
+    game = Centennial.new(3, mode="auto")
+    recogniser = recogniser_for(game, "track")
+    assert recogniser is not None
+    for die in (6, 1, 1):  # the opening: P1 starts
+        game.roll(die)
+    game.roll(1, 4, 5)
+    assert recogniser.hint(game) is None

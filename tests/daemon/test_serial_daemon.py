@@ -217,7 +217,7 @@ def test_serial_dice_survive_an_unplugged_device_and_a_new_pty(
         # absent at start: not fatal, and the screen says so
         yield ("no device reported", lambda: "cannot be opened" in message(), None)
         assert daemon.serial is not None and not daemon.serial.connected
-        for _ in range(3):  # Dalmatian is the configured game, for two: start it
+        for _ in range(4):  # the first closes the message; Dalmatian, for two: start it
             daemon.loop.emit(ControlPressed(Control.SELECT))
         yield ("the game started", lambda: isinstance(referee().game, Dalmatian), None)
 

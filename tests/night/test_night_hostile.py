@@ -77,6 +77,7 @@ COUNT_TAGS = """() => {
                      "embed", "base", "style", "button", "input", "svg", "video", "audio"]) {
     counts[tag] = document.getElementsByTagName(tag).length;
   }
+  counts.a -= document.querySelectorAll("#games li").length;  // each game links to its page
   counts.handlers = Array.from(document.querySelectorAll("*")).filter(
     element => Array.from(element.attributes).some(a => a.name.startsWith("on"))).length;
   return counts;

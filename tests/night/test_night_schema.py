@@ -1,6 +1,6 @@
 """Every record of a night validates against docs/schema/ as it really travels: each MQTT
 message the real publishers send through Mosquitto (heard by an observer the ACL lets read
-everything), the hub's JSON, every JSON the hub's page links to, and its /events data."""
+everything), the hub's JSON, every JSON the hub's pages link to, and its /events data."""
 
 from __future__ import annotations
 
@@ -33,7 +33,9 @@ from firmware_host.journal import Journal
 from games.dalmatian import Dalmatian
 
 OBSERVER = "observer"
-JSON_LINKS = {"/night.json": "hubNight"}  # what the hub's page links to, by its kind
+# every JSON the hub's pages link to, by the schema's kind of record it is
+JSON_KINDS = {r"/night\.json": "hubNight", r"/nights/\d{4}-\d{2}-\d{2}\.json": "hubNight"}
+MOST_PAGES = 60
 
 
 @pytest.fixture
@@ -82,17 +84,32 @@ def test_every_record_of_a_night_validates(broker: Broker, hub: Hub,
     assert kinds["mqttGame"] >= len(expected)
 
     check("hubNight", hub.night())
-    with urllib.request.urlopen(hub.url, timeout=5) as reply:
-        html = reply.read().decode()
-    links = set(re.findall(r'href="(/[^"]*\.json)"', html))
-    assert links, "the page links to its JSON"
-    for link in links:
-        assert link in JSON_LINKS, f"{link}: no schema kind for it; add one to docs/schema/"
+    found = json_links(hub)
+    assert {"/night.json", "/nights/" + hub.night()["night"] + ".json"} <= set(found)
+    for link, kind in found.items():
         with urllib.request.urlopen(hub.url.rstrip("/") + link, timeout=5) as reply:
-            check(JSON_LINKS[link], json.load(reply))
+            check(kind, json.load(reply))
     event, data = first_event(hub)
     assert event == "state"
     check("eventState", data)
+
+
+def json_links(hub: Hub) -> dict[str, str]:
+    """Every JSON the hub's pages link to, found page by page from "/", with the schema's
+    kind for each: a JSON without one fails (a new one needs its entry in docs/schema/)."""
+    seen, queue, found = {"/"}, ["/"], {}
+    while queue and len(seen) < MOST_PAGES:
+        with urllib.request.urlopen(hub.url.rstrip("/") + queue.pop(0), timeout=5) as reply:
+            html = reply.read().decode()
+        for link in re.findall(r'href="(/[^"#?]*)"', html):
+            if link.endswith(".json"):
+                kinds = [k for pattern, k in JSON_KINDS.items() if re.fullmatch(pattern, link)]
+                assert kinds, f"{link}: no kind of record for it in docs/schema/ (JSON_KINDS)"
+                found[link] = kinds[0]
+            elif not link.endswith((".csv", ".css", ".js")) and link not in seen:
+                seen.add(link)
+                queue.append(link)
+    return found
 
 
 def first_event(hub: Hub) -> tuple[str, Any]:

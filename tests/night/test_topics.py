@@ -45,6 +45,26 @@ def test_what_a_publisher_sends_parses_back() -> None:
     assert topics.parse("tc/table-2/live", topics.live_payload(brackets)) == brackets
 
 
+def test_a_games_luck_travels_in_hundredths_and_is_checked() -> None:
+    lucky = replace(GAME, luck=(topics.Luck(0, 310, 40), topics.Luck(1, -125, 0)))
+    payload = topics.game_payload(lucky)
+    assert b'"luck":[{"seat":0,"luck":310,"decisions":40}' in payload
+    assert topics.parse(topics.game_topic("table-2", 7), payload) == lucky
+    assert b"luck" not in topics.game_payload(GAME)  # other games send none
+    assert lucky.luck[0].line("Ann") == "Ann: +3.1 luck, -0.4 decisions"
+    assert lucky.luck[1].line("Ben") == "Ben: -1.2 luck, -0.0 decisions"
+    data = json.loads(payload)
+    for bad, problem in (([{"seat": 0, "luck": 1, "decisions": 0}], "each player's seat"),
+                         ([{"seat": 0, "luck": 1.5, "decisions": 0}] * 2, "whole"),
+                         ([{"seat": s, "luck": 1, "decisions": -1} for s in (0, 1)],
+                          "decisions must be"),
+                         ([[0, 1, 0], [1, 1, 0]], "luck must be objects"),
+                         ({"seat": 0}, "luck must be a list")):
+        with pytest.raises(BadMessage, match=problem):
+            topics.parse(topics.game_topic("table-2", 7), json.dumps({**data, "luck": bad})
+                         .encode())
+
+
 @pytest.mark.parametrize(("topic", "payload", "problem"), [
     ("tc/table-2/game/8", topics.game_payload(GAME), "differs from its topic"),
     ("tc/table-2/game/07", topics.game_payload(GAME), "unknown topic"),

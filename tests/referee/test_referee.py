@@ -25,7 +25,7 @@ from firmware_host.menu import DiceEntry
 from firmware_host.night.topics import short_path
 from firmware_host.referee import Referee
 from firmware_host.referee.settings import Settings
-from firmware_host.referee.timers import NO_PIECE_S, PAGE_S
+from firmware_host.referee.timers import PAGE_S, UNMADE_FIX_S
 from firmware_host.screens import render as render_screen
 from firmware_host.sensing import recogniser_for
 from firmware_host.views import BoardFixView, DiceEntryView, GameView, MenuView, NoticeView, View
@@ -450,7 +450,7 @@ def test_what_a_throw_did_is_said_once_the_dice_land(table: Table) -> None:
     view = table.roll(3, 3)
     assert isinstance(view, GameView) and view.thrower == 0  # Ann's total tumbles
     table.referee.timers.tumble.land()
-    assert table.send().message == "Ann threw 3-3; Ben's turn"  # type: ignore[union-attr]
+    assert table.send().message == "Ann threw 3-3: total 6; Ben's turn"  # type: ignore[union-attr]
     table.roll(1, 2, 3, 4, 5)  # Ben: 4 score, the turn goes on: nothing to say
     table.referee.timers.tumble.land()
     view = table.send()
@@ -477,6 +477,20 @@ def test_a_throw_with_no_move_says_so_and_a_press_is_not_spent_on_it(tmp_path: P
         assert isinstance(view, DiceEntryView)
 
 
+def test_a_centennial_throw_is_shown_by_the_board_not_said_over_it(tmp_path: Path) -> None:
+    config = Config(players=("Ann", "Ben"), game=GameConfig("centennial"))
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        journal.start(new_game("centennial", 2, ["Ann", "Ben"]))
+        table = Table(journal, config)
+        table.referee.table.message = None  # type: ignore[union-attr]  # "resumed" aside
+        table.send(DiceRolled((5,), "serial"))
+        view = table.send(DiceRolled((3,), "serial"))
+        assert view.message == "Ben threw 3: Ann starts"  # type: ignore[union-attr]
+        view = table.send(DiceRolled((4, 2, 5), "serial"))  # no 1: Ann's marker stays off
+        assert isinstance(view, GameView) and view.message is None
+        assert view.game.throw.dice == (4, 2, 5)  # the screen's own panel shows it
+
+
 def test_a_dalmatian_turn_that_ends_by_itself_says_what_it_scored(tmp_path: Path) -> None:
     config = Config(players=("Ann", "Ben"), game=GameConfig("dalmatian", {"rounds": 2}))
     with Journal.open(tmp_path / "j.sqlite3") as journal:
@@ -496,12 +510,14 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
         action: str | None
         fixes: tuple[str, ...]
         message: str | None = None
+        offer: str | None = None
 
     class Recogniser:
         """Wants A1 occupied; sensed changes update what it knows."""
 
         def __init__(self) -> None:
             self.board: set[tuple[int, int]] = set()
+            self.ignored: set[tuple[int, int]] = set()
 
         def reset(self, game: object, occupied: frozenset[tuple[int, int]]) -> Outcome:
             self.board = set(occupied)
@@ -516,6 +532,12 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
 
         def missing(self, game: object) -> frozenset[tuple[int, int]]:
             return frozenset({(0, 0)}) - self.board
+
+        def extra(self, game: object) -> frozenset[tuple[int, int]]:
+            return frozenset()
+
+        def hint(self, game: object) -> str | None:
+            return None
 
     with Journal.open(tmp_path / "j.sqlite3") as journal:
         journal.start(new_game("sequence", 2))
@@ -534,11 +556,12 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
         assert table.referee.tick(1001.0) is None
         table.send(CellChanged(0, 0, False), DiceRolled((6, 5), "button"))
         assert table.send() == BoardFixView("Sequence Dice", ("put a chip on A1",))
-        assert table.referee.tick(1002.0) == 1002.0 + NO_PIECE_S
+        assert table.referee.tick(1002.0) == 1002.0 + UNMADE_FIX_S
         # the players put the chip down, and still nothing is sensed: say what to check
-        assert table.referee.tick(1002.0 + NO_PIECE_S - 1) == 1002.0 + NO_PIECE_S
-        assert table.referee.tick(1002.0 + NO_PIECE_S) is None
-        suspect = "nothing sensed on A1: if the piece is there, check its magnet or switch"
+        assert table.referee.tick(1002.0 + UNMADE_FIX_S - 1) == 1002.0 + UNMADE_FIX_S
+        assert table.referee.tick(1002.0 + UNMADE_FIX_S) is None
+        suspect = ("the sensor at A1 seems dead (nothing sensed there): check its magnet and "
+                   "switch, or SELECT: play on, it will be ignored")
         assert table.send() == BoardFixView("Sequence Dice", ("put a chip on A1", suspect))
         assert table.referee.tick(1500.0) is None  # said once
         # sensed at last: the fix and the suspicion go, and nothing is said after
@@ -660,6 +683,31 @@ def test_the_menu_keeps_its_entries_in_place_and_greys_what_does_not_apply(
     assert in_turn.items == at_start.items and in_turn.greyed == {2}
     table.choose("Type in dice")
     assert table.menu().message == "no dice are due now"
+
+
+def test_dice_thrown_while_they_are_being_typed_in_stand(table: Table) -> None:
+    start_dalmatian(table)
+    assert isinstance(table.press(Control.SELECT), DiceEntryView)  # dice due: typed in ...
+    view = table.roll(6, 6, 6, 6, 6)  # ... or thrown after all
+    assert isinstance(view, GameView) and view.message is None
+    assert [str(a) for a in table.game.history] == ["roll 6-6-6-6-6"]
+
+
+def test_back_on_a_menus_message_closes_the_message_alone(table: Table) -> None:
+    start_dalmatian(table)
+    table.press(Control.BACK)
+    table.choose("Settings")
+    table.roll(1, 2, 3, 4, 5)  # the dice button pressed with the menu open
+    assert table.menu().message == "dice 1-2-3-4-5 ignored: close the menu first"
+    settings = table.press(Control.BACK)
+    assert isinstance(settings, MenuView) and settings.title == "Settings"
+    assert settings.message is None
+    table.press(Control.BACK)
+    table.choose("Undo last action")
+    assert table.menu().message == "nothing to undo yet"
+    down = table.press(Control.DOWN)  # closes the message; the cursor stays
+    assert isinstance(down, MenuView) and down.message is None
+    assert down.items[down.cursor] == "Undo last action"
 
 
 def test_the_menu_from_the_game_choice_has_the_same_places(table: Table) -> None:

@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 
 from firmware_host.referee.timers import (
-    NO_PIECE_S,
     PAGE_S,
     ROW_CHARS,
     SCROLL_S,
     TUMBLE_FRAME_S,
+    UNMADE_FIX_S,
     Pager,
     Scroller,
     Timers,
     Tumble,
-    UnseenPieces,
+    UnmadeFixes,
 )
 
 
@@ -55,21 +55,21 @@ def test_a_long_line_scrolls_once_an_event_has_shown_it() -> None:
 
 
 def test_a_piece_the_players_were_not_placing_is_never_blamed_on_its_sensor() -> None:
-    unseen = UnseenPieces()  # the screen asks for the piece; nobody has touched the board
+    unseen = UnmadeFixes()  # the screen asks for the piece; nobody has touched the board
     assert not unseen.on(0.0, frozenset({(0, 0)})) and unseen.due is None
     assert not unseen.on(1000.0, frozenset({(0, 0)})) and unseen.suspected == frozenset()
 
 
 def test_a_piece_unseen_once_the_board_is_still_after_a_change_is_suspected() -> None:
-    unseen = UnseenPieces()
+    unseen = UnmadeFixes()
     unseen.on(0.0, frozenset({(0, 0)}))
     unseen.worked()  # the players lift a piece: they are working the board
     assert not unseen.on(5.0, frozenset({(0, 0), (1, 1)}))
-    assert unseen.due == 5.0 + NO_PIECE_S
+    assert unseen.due == 5.0 + UNMADE_FIX_S
     unseen.worked()  # and set another down: the wait starts again
     assert not unseen.on(10.0, frozenset({(0, 0), (1, 1)}))
-    assert not unseen.on(10.0 + NO_PIECE_S - 0.1, frozenset({(0, 0), (1, 1)}))
-    assert unseen.on(10.0 + NO_PIECE_S, frozenset({(0, 0), (1, 1)}))
+    assert not unseen.on(10.0 + UNMADE_FIX_S - 0.1, frozenset({(0, 0), (1, 1)}))
+    assert unseen.on(10.0 + UNMADE_FIX_S, frozenset({(0, 0), (1, 1)}))
     assert unseen.suspected == {(0, 0), (1, 1)} and unseen.due is None
     assert not unseen.on(200.0, frozenset({(0, 0), (1, 1)}))  # said once
     assert unseen.on(201.0, frozenset({(1, 1)})) and unseen.suspected == {(1, 1)}
@@ -80,8 +80,8 @@ def test_a_piece_unseen_once_the_board_is_still_after_a_change_is_suspected() ->
 def test_the_timers_wait_for_the_soonest() -> None:
     timers = Timers()
     assert timers.due() is None
-    timers.unseen.worked()
-    timers.unseen.on(0.0, frozenset({(2, 2)}))
+    timers.unmade.worked()
+    timers.unmade.on(0.0, frozenset({(2, 2)}))
     timers.tumble.throw((), [], (1,), animation)
     timers.tumble.on(1.0)
     assert timers.due() == pytest.approx(1.0 + TUMBLE_FRAME_S)

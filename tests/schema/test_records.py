@@ -75,6 +75,7 @@ def test_every_message_a_publisher_sends_validates(journal: Journal) -> None:
         "mqttStatus", "mqttStatus", "mqttGame", "mqttGame", "mqttLive"]
     live = json.loads(sent[-1][1])
     assert live["dice"] and live["phase"] in ("roll", "move")  # a game in play, dice shown
+    assert len(json.loads(sent[2][1])["luck"]) == 3  # a game of Dalmatian: each player's
 
 
 def test_the_hubs_json_and_events_validate(journal: Journal, tmp_path: Path) -> None:
@@ -121,6 +122,7 @@ def test_the_schema_names_every_field_of_the_night_records() -> None:
     assert set(defs["gameResult"]["properties"]) | {"table"} == {f.name for f in
                                                                   fields(topics.Game)}
     assert set(defs["result"]["properties"]) == {f.name for f in fields(topics.Player)}
+    assert set(defs["luck"]["properties"]) == {f.name for f in fields(topics.Luck)}
 
 
 def test_what_the_wire_refuses_the_schema_refuses_too(journal: Journal) -> None:

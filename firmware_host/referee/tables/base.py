@@ -95,6 +95,22 @@ class GameTable:
         """Squares where the game expects a piece the sensors do not see."""
         return self.recogniser.missing(self.game) if self.recogniser is not None else frozenset()
 
+    def extra(self) -> frozenset[tuple[int, int]]:
+        """Squares where the sensors see a piece the game does not have."""
+        return self.recogniser.extra(self.game) if self.recogniser is not None else frozenset()
+
+    def offer(self, label: str, why: str | None) -> None:
+        """Highlight the choice ``label`` (a move the board cannot tell from none), saying
+        ``why`` until the next press, which does what it does (SELECT plays it)."""
+        labels = [choice.label for choice in self.choices()]
+        if label in labels:
+            self.cursor, self.scroll = labels.index(label), 0
+            self.told = why
+
+    def hint(self) -> str | None:
+        """How to make the move due on the board, when the board alone does not say."""
+        return self.recogniser.hint(self.game) if self.recogniser is not None else None
+
     def sensed(self, event: CellChanged) -> Sensed | None:
         """What a change on the board means, its fixes kept; None: the board is not read."""
         if self.recogniser is None:
@@ -130,7 +146,7 @@ class GameTable:
         threw = f"{game.name(thrower)} threw {'-'.join(map(str, dice))}"
         if before.deciding:
             return None if _deciding(game) else f"{threw}: {game.name(now)} starts"
-        if now == thrower or not isinstance(game.history[-1], Roll):
+        if now == thrower or not isinstance(game.history[-1], Roll) or game.NAME in THROW_SHOWN:
             return None
         return f"{threw}{': no move' if game.NAME in NO_MOVE_TOLD else ''}; " \
             f"{game.name(now)}'s turn"
@@ -176,6 +192,10 @@ class GameTable:
         """What a game's view shows of the dice beyond the position (nothing here)."""
         return {}
 
+
+THROW_SHOWN = frozenset({"centennial"})
+"""Games whose screen shows the last throw itself (who threw, the dice, where the marker
+went): a notice would only hide the board."""
 
 NO_MOVE_TOLD = frozenset({"centerpoint", "multigam", "sequence"})
 """Games whose throw is followed by a move from the list: a throw that passes the turn by

@@ -82,9 +82,14 @@ class DalmatianTable(GameTable):
         return replace(super().before_throw(), total=self.game.total)
 
     def throw_notice(self, before: Before, dice: Faces) -> str | None:
-        """A turn the throw ended by itself (all five dice score, or the last reroll) is
-        said with the row as it landed and what it scored; other throws as any game's."""
+        """A round's starting total is said as a total; a turn the throw ended by itself
+        (all five dice score, or the last reroll) with the row as it landed and what it
+        scored; other throws as any game's."""
         game, thrower, now = self.game, before.thrower, self.game.current_player
+        if before.total is None and game.total is not None and thrower is not None \
+                and now is not None and not before.deciding:
+            return f"{game.name(thrower)} threw {'-'.join(map(str, dice))}: total " \
+                f"{game.total}; {game.name(now)}'s turn"  # the round's starting total
         if thrower is None or before.deciding or before.total is None or now == thrower:
             return super().throw_notice(before, dice)
         if now is None:

@@ -1,0 +1,217 @@
+"""A Sequence Dice game on its sensed board: a replacement the sensors cannot tell from a
+change of mind, offered for SELECT; failing reed switches named on the screen and in the
+log with what to check, ignored once the players say so (or at once when chattering),
+their phantom moves taken back, play going on with the list."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from firmware_host.config import Config, GameConfig
+from firmware_host.journal import Journal
+from firmware_host.referee import Referee
+from firmware_host.referee.timers import UNMADE_FIX_S
+from firmware_host.sensing import recogniser_for
+from firmware_host.views import BoardFixView, GameView, View
+from games import new_game
+from hardware.display.protocol import new_frame
+from hardware.events import CellChanged, CellFault, Control, ControlPressed, DiceRolled, Event
+
+CONFIG = Config(game=GameConfig("sequence"))
+DEAD = ("the sensor at C2 seems dead (nothing sensed there): check its magnet and switch, "
+        "or SELECT: play on, it will be ignored")
+STUCK = ("the sensor at A1 seems stuck closed (a piece sensed there): check its magnet and "
+         "switch, or SELECT: play on, it will be ignored")
+
+
+class Board:
+    """A referee of Sequence Dice whose board sensors report what the test sends."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.sensed: set[tuple[int, int]] = set()
+        self.referee = Referee(CONFIG, journal, game=journal.resume(), render=self._render,
+                               recognise=lambda game: recogniser_for(game, "grid"),
+                               board=lambda: frozenset(self.sensed))
+
+    def _render(self, view: View) -> Image.Image:
+        return new_frame()
+
+    def send(self, *events: Event) -> View:
+        for event in events:
+            if isinstance(event, CellChanged):
+                (self.sensed.add if event.occupied else self.sensed.discard)(
+                    (event.row, event.col))
+            self.referee.handle(event)
+        self.referee.frame()
+        return self.referee.view()
+
+    def history(self) -> list[str]:
+        game = self.referee.game
+        assert game is not None
+        return [str(action) for action in game.history]
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[Board]:
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        journal.start(new_game("sequence", 2))
+        found = Board(journal)
+        found.send(DiceRolled((6, 6), "button"), DiceRolled((1, 1), "button"))  # Ann starts
+        found.send(DiceRolled((4, 4), "button"))  # an 8: C2 is one
+        assert found.referee.table is not None
+        found.referee.table.message = None
+        yield found
+
+
+def test_a_sensor_dead_under_its_chip_is_named_and_play_goes_on_without_it(
+        board: Board, caplog: pytest.LogCaptureFixture) -> None:
+    assert isinstance(board.send(CellChanged(1, 2, True)), GameView)  # Ann places C2
+    assert board.history()[-1] == "place C2"
+    view = board.send(CellChanged(1, 2, False))  # the switch fails open under the chip
+    assert isinstance(view, BoardFixView) and view.fixes[0] == "put a green chip on C2"
+    referee = board.referee
+    referee.tick(100.0)
+    assert referee.timers.unmade.due == 100.0 + UNMADE_FIX_S
+    with caplog.at_level(logging.WARNING):
+        referee.tick(100.0 + UNMADE_FIX_S)
+    assert UNMADE_FIX_S <= 10
+    view = board.send()
+    assert isinstance(view, BoardFixView) and view.fixes == ("put a green chip on C2", DEAD)
+    assert DEAD in caplog.text
+    assert view.message == "P2 must roll 2 dice before moving"  # the lift's refusal
+    board.send(ControlPressed(Control.SELECT))  # read
+    view = board.send(ControlPressed(Control.SELECT))  # play on
+    assert isinstance(view, GameView)
+    assert view.message == "ignored: C2; make their moves from the list"
+    assert board.history()[-1] == "place C2"  # nothing played or taken back
+    assert "board sensor C2 ignored" in caplog.text
+    board.send(ControlPressed(Control.SELECT))  # the message read
+    view = board.send(DiceRolled((2, 4), "button"), CellChanged(0, 4, True))  # Ben: E1, a 6
+    assert isinstance(view, GameView) and board.history()[-1] == "place E1"
+    assert board.referee.ignored == {(1, 2)}
+    board.send(CellChanged(1, 2, True))  # it works again: heard again
+    assert board.referee.ignored == set()
+
+
+def test_a_sensor_stuck_closed_is_named_and_ignored_once_the_players_say_so(
+        board: Board) -> None:
+    board.send(CellChanged(1, 2, True))  # Ann places C2; Ben is to roll
+    view = board.send(CellChanged(0, 0, True))  # A1 closes with nothing on it
+    assert isinstance(view, BoardFixView) and view.fixes == ("lift the chip from A1",)
+    board.referee.tick(50.0)
+    board.referee.tick(50.0 + UNMADE_FIX_S)
+    view = board.send()
+    assert isinstance(view, BoardFixView) and view.fixes == ("lift the chip from A1", STUCK)
+    board.send(ControlPressed(Control.SELECT))  # the refusal read
+    view = board.send(ControlPressed(Control.SELECT))
+    assert isinstance(view, GameView) and board.history()[-1] == "place C2"
+    board.send(ControlPressed(Control.SELECT), DiceRolled((1, 1), "button"))  # Ben: a 2
+    view = board.send()
+    assert isinstance(view, GameView) and "place A1" in view.choices  # from the list
+
+
+def test_a_chattering_sensor_has_its_phantom_taken_back_and_is_ignored(
+        board: Board, tmp_path: Path) -> None:
+    board.send(CellChanged(1, 2, True), CellChanged(1, 2, False), CellChanged(1, 2, True))
+    assert board.history()[-1] == "place C2"  # a phantom, for all the referee can tell
+    reason = "chattering: 8 changes within 8 s; ignored until quiet for 2 s; check it"
+    view = board.send(CellFault(1, 2, reason, chattering=True))
+    assert isinstance(view, GameView)
+    assert view.message == f"board sensor C2: {reason}; took back place C2"
+    assert board.history()[-1] == "roll 4-4"
+    assert board.referee.ignored == {(1, 2)}
+    board.send(CellChanged(1, 2, True))  # the matrix is not quiet yet: still closed
+    assert board.history()[-1] == "roll 4-4" and board.referee.ignored == {(1, 2)}
+    view = board.send(CellChanged(1, 2, False))  # quiet at last, and as the game has it
+    assert isinstance(view, GameView) and board.referee.ignored == set()
+    assert board.history()[-1] == "roll 4-4"
+    with Journal.open(tmp_path / "j.sqlite3") as again:
+        resumed = again.resume()
+        assert resumed is not None and str(resumed.history[-1]) == "roll 4-4"
+
+
+def test_a_real_move_before_a_fault_elsewhere_is_not_taken_back(board: Board) -> None:
+    board.send(CellChanged(1, 2, True))
+    board.send(CellFault(0, 0, "chattering: 8 changes within 8 s", chattering=True))
+    assert board.history()[-1] == "place C2"
+
+
+@settings(max_examples=30)
+@given(st.lists(st.floats(0.1, 12.0), min_size=1, max_size=6), st.floats(0.0, 20.0))
+def test_a_fix_left_unmade_blames_its_sensor_only_once_the_board_has_been_still_8_s(
+        tmp_path_factory: pytest.TempPathFactory, gaps: list[float], wait: float) -> None:
+    """The players work the board at random moments (a chip on a free cell and off again)
+    while a chip the game has stays unseen: the sensor is named exactly 8 s after the last
+    change, never sooner, however the changes fall."""
+    folder = tmp_path_factory.mktemp("unmade")
+    with Journal.open(folder / "j.sqlite3") as journal:
+        journal.start(new_game("sequence", 2))
+        board = Board(journal)
+        board.send(DiceRolled((6, 6), "button"), DiceRolled((1, 1), "button"),
+                   DiceRolled((4, 4), "button"), CellChanged(1, 2, True),
+                   CellChanged(1, 2, False))
+        referee, now = board.referee, 0.0
+        referee.tick(now)
+        for gap in gaps:
+            referee.tick(now + gap / 2)
+            assert referee.table is not None and referee.table.suspects == ()
+            now += gap
+            board.send(CellChanged(5, 5, True), CellChanged(5, 5, False))
+            referee.tick(now)
+        referee.tick(now + wait)
+        assert referee.table is not None
+        assert (DEAD in referee.table.suspects) == (wait >= UNMADE_FIX_S)
+
+
+def fill_the_threes(board: Board) -> None:
+    """Ann on B1 and A5, Ben on F2 and E6: every 3 covered, Ann to roll."""
+    for cell in ((0, 1), (1, 5), (4, 0), (5, 4)):
+        board.send(DiceRolled((1, 2), "button"), CellChanged(*cell, True))
+    assert board.history()[-1] == "place E6"
+
+
+@pytest.fixture
+def opened(tmp_path: Path) -> Iterator[Board]:
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        journal.start(new_game("sequence", 2))
+        found = Board(journal)
+        found.send(DiceRolled((6, 6), "button"), DiceRolled((1, 1), "button"))  # Ann starts
+        yield found
+
+
+def test_a_replacement_is_offered_for_select_and_a_change_of_mind_is_no_move(
+        opened: Board) -> None:
+    fill_the_threes(opened)
+    view = opened.send(DiceRolled((2, 1), "button"))  # a 3: Ann must replace F2 or E6
+    assert isinstance(view, GameView) and view.choices == ("replace F2", "replace E6")
+    assert view.message == "to replace: lift their chip, put yours on, SELECT"
+    opened.send(CellChanged(1, 5, False))  # F2 lifted ...
+    view = opened.send(CellChanged(1, 5, True))  # ... and put back: no move yet
+    assert isinstance(view, GameView) and opened.history()[-1] == "roll 2-1"
+    assert view.message == ("F2: if your chip is on it now, SELECT replaces; if theirs went "
+                            "back, lift the chip to replace")
+    assert view.choices[view.cursor] == "replace F2"
+    opened.send(CellChanged(5, 4, False), CellChanged(5, 4, True))  # she takes E6 instead
+    view = opened.send()
+    assert isinstance(view, GameView) and view.choices[view.cursor] == "replace E6"
+    opened.send(ControlPressed(Control.SELECT))
+    assert opened.history()[-2:] == ["roll 2-1", "replace E6"]
+
+
+def test_a_chip_stacked_on_theirs_then_theirs_pulled_out_is_played_from_the_list(
+        opened: Board) -> None:
+    """Nothing changes under the stack: the hint after the throw says what to do, and
+    SELECT on the replacement plays it."""
+    fill_the_threes(opened)
+    view = opened.send(DiceRolled((2, 1), "button"))
+    assert isinstance(view, GameView) and view.message is not None and "SELECT" in view.message
+    opened.send(ControlPressed(Control.DOWN), ControlPressed(Control.SELECT))
+    assert opened.history()[-1] == "replace E6"
+    assert isinstance(opened.send(), GameView)  # the board agrees: a chip on E6
