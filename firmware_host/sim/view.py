@@ -3,9 +3,10 @@
 A terminal character is about twice as tall as it is wide. ``blocks`` (half blocks, 1x2
 pixels a character) keeps the pixels square but needs 130x34 characters for the framed
 screen; ``braille`` (2x4 dots a character) fits the same screen in 66x18, an 80x24 terminal
-included, and every usual monospace font has its glyphs; ``sextants`` (2x3, Unicode 13's
-"Symbols for Legacy Computing") are solid like blocks but many fonts still lack them, so
-they are only used when asked for with ``--view sextants``.
+included, and every usual monospace font has its glyphs (a mostly lit cell is drawn in
+reverse video, so inverted text keeps its shape); ``sextants`` (2x3, Unicode 13's "Symbols
+for Legacy Computing") are solid like blocks but many fonts still lack them, so they are
+only used when asked for with ``--view sextants``.
 """
 
 from __future__ import annotations
@@ -46,13 +47,21 @@ def _braille(bits: int) -> str:
     return chr(0x2800 + sum(dot for n, dot in enumerate(_BRAILLE_DOTS) if bits >> n & 1))
 
 
+REVERSE, PLAIN = "\x1b[7m", "\x1b[27m"
+"""Reverse video on and off: a Braille cell in a lit area is drawn as its dark dots on a lit
+cell, so inverted text (a highlighted row, the band) reads as letters, not as holes in a
+field of dots."""
+
+
 @dataclass(frozen=True)
 class View:
-    """A way to draw pixels as characters: ``width`` x ``height`` pixels a character."""
+    """A way to draw pixels as characters: ``width`` x ``height`` pixels a character;
+    ``reverse``: cells in a lit area are drawn in reverse video, their dark pixels as dots."""
 
     name: str
     width: int
     height: int
+    reverse: bool = False
 
     @property
     def columns(self) -> int:
@@ -74,24 +83,41 @@ class View:
         glyphs = _glyphs(self.name)
         across = self.columns - 2
         text = [f"┌{'─' * across}┐"]
+        full = (1 << self.width * self.height) - 1
         for top in range(0, HEIGHT, self.height):
             rows = [lit[y * WIDTH:(y + 1) * WIDTH] if y < HEIGHT else bytes(WIDTH)
                     for y in range(top, top + self.height)]
-            chars = []
+            cells = []
             for left in range(0, WIDTH, self.width):
                 bits = 0
                 for dy, row in enumerate(rows):
                     for dx in range(self.width):
                         if row[left + dx]:
                             bits |= 1 << (dy * self.width + dx)
-                chars.append(glyphs[bits])
+                cells.append(bits)
+            chars, reversed_ = [], False
+            for index, bits in enumerate(cells):
+                dense = self.reverse and _lit_around(cells, index) > 0.6
+                if dense != reversed_:
+                    chars.append(REVERSE if dense else PLAIN)
+                    reversed_ = dense
+                chars.append(glyphs[full & ~bits if dense else bits])
+            if reversed_:
+                chars.append(PLAIN)
             text.append(f"│{''.join(chars)}│")
         text.append(f"└{'─' * across}┘")
         return text
 
 
+def _lit_around(cells: list[int], index: int) -> float:
+    """The share of lit pixels in a cell and its neighbours on the line: a lit band or row
+    is lit all along, a stroke of a letter only here and there."""
+    near = cells[max(index - 1, 0): index + 2]
+    return sum(bits.bit_count() for bits in near) / (8 * len(near))
+
+
 VIEWS = {view.name: view for view in (View("blocks", 1, 2), View("sextants", 2, 3),
-                                      View("braille", 2, 4))}
+                                      View("braille", 2, 4, reverse=True))}
 AUTO_ORDER = ("blocks", "braille")  # the first that fits is chosen without --view
 
 

@@ -33,7 +33,7 @@ from firmware_host.loop import Controller
 from firmware_host.referee import Referee
 from firmware_host.sensing import SequenceRecogniser
 from firmware_host.sim import terminal
-from firmware_host.sim.view import VIEWS, View
+from firmware_host.sim.view import PLAIN, REVERSE, VIEWS, View
 from games.core import Phase
 from hardware.wiring.pinmap import load_pin_map
 
@@ -174,10 +174,19 @@ def type_keys(*chunks: bytes) -> Callable[[Pty], None]:
 def assert_screen(pty: Pty, view: View, frame: Image.Image, help_line: str) -> None:
     """The frame in ``view`` from the top left, the key help under it, then the summary."""
     lines = pty.text().splitlines()
-    assert lines[:view.rows] == view.lines(frame)
+    drawn = view.lines(frame)
+    assert lines[:view.rows] == [line.replace(REVERSE, "").replace(PLAIN, "") for line in drawn]
+    reversed_cells = [sum(cell.reverse for cell in pty.screen.buffer[row].values())
+                      for row in range(view.rows)]
+    assert reversed_cells == [len(_reversed(line)) for line in drawn]  # as the view says
     assert lines[view.rows] == help_line
     assert lines[view.rows + 1].startswith("table-companion sim: ")
     assert all(len(line) <= pty.columns for line in lines)
+
+
+def _reversed(line: str) -> str:
+    """The characters of ``line`` drawn in reverse video."""
+    return "".join(part.split(PLAIN)[0] for part in line.split(REVERSE)[1:])
 
 
 HELP = "r roll (R: long)  ↑↓←→ knob  Enter select  Esc back  1-5 hold  p cell  q quit"

@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from firmware_host.sim.terminal import LiveScreen
-from firmware_host.sim.view import AUTO, VIEWS, choose
+from firmware_host.sim.view import AUTO, PLAIN, REVERSE, VIEWS, choose
 
 GOLDEN = Path(__file__).parent / "golden"
 SCREENS = ("dalmatian_turn", "sequence_playing")
@@ -35,9 +35,22 @@ def test_view_text_matches_golden(view: str, screen: str) -> None:
         return
     assert golden.exists(), f"no golden text {golden}: run with UPDATE_GOLDEN=1 to make it"
     assert text == golden.read_text(encoding="utf-8")
-    lines = text.splitlines()
+    lines = text.replace(REVERSE, "").replace(PLAIN, "").splitlines()
     assert len(lines) == VIEWS[view].rows
     assert {len(line) for line in lines} == {VIEWS[view].columns}
+    assert (REVERSE in text) is VIEWS[view].reverse  # the band, at least
+
+
+def test_braille_draws_a_lit_area_as_its_dark_dots_in_reverse_video() -> None:
+    image = Image.new("1", (128, 64))
+    image.paste(1, (0, 0, 128, 16))  # a lit band ...
+    image.putpixel((0, 0), 0)  # ... with one dark pixel in its first cell
+    lines = VIEWS["braille"].lines(image)
+    assert lines[1] == f"│{REVERSE}⠁{' ' * 63}{PLAIN}│"  # dot 1 (top left), reversed
+    assert lines[5] == f"│{' ' * 64}│"  # below the band: plain
+    image.paste(1, (40, 40, 42, 44))  # one lit cell alone (a stroke of a letter): plain
+    assert REVERSE not in VIEWS["braille"].lines(image)[11]
+    assert VIEWS["blocks"].lines(image)[1].count(REVERSE) == 0
 
 
 def test_each_view_draws_its_pixels_with_the_right_glyph() -> None:
