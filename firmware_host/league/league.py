@@ -1,0 +1,132 @@
+"""The league: every finished game of every night, by player, with ratings.
+
+Built from the hub's games in the order they ended, through the roster (a player is an
+id, whatever the tables called them). It holds no game twice: :meth:`League.add` takes the
+next game to have ended, and a league is rebuilt from scratch (:func:`build`) when the
+roster changes or a game arrives out of order, so its ratings always equal a computation
+from scratch over the same games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from firmware_host.league.ratings import Rating, Side, rate
+from firmware_host.league.roster import Roster
+from firmware_host.night.topics import Game, moment
+from games import game_class
+from games.errors import UnknownGameError
+
+Key = tuple[str, str, int]  # a game's night, table id and game id
+
+
+def key(game: Game) -> Key:
+    return (game.night, game.table, game.id)
+
+
+def order(game: Game) -> tuple[object, ...]:
+    """When a game ended (its key after, for games that ended in the same instant)."""
+    return (moment(game.ended), key(game))
+
+
+@dataclass(frozen=True)
+class Appearance:
+    """One player's part in one finished game, with their ratings after it (None when the
+    game was not rated: a player listed twice in it)."""
+
+    game: Game
+    seat: int
+    name: str  # as the table wrote it
+    place: int
+    score: int
+    overall: Rating | None
+    in_game: Rating | None
+
+    @property
+    def won(self) -> bool:
+        return self.place == 1
+
+
+@dataclass
+class Player:
+    id: str
+    name: str  # as the pages show it
+    appearances: list[Appearance] = field(default_factory=list)
+    rating: Rating = field(default_factory=Rating)
+    by_game: dict[str, Rating] = field(default_factory=dict)  # a game's title: its rating
+
+
+@dataclass
+class League:
+    roster: Roster
+    players: dict[str, Player] = field(default_factory=dict)
+    games: list[Game] = field(default_factory=list)  # in the order they ended
+    unrated: dict[Key, str] = field(default_factory=dict)  # a game not rated: why
+
+    def add(self, game: Game) -> None:
+        """Rate ``game``, which ended after every game the league holds."""
+        if self.games and order(game) <= order(self.games[-1]):
+            raise ValueError(f"game {key(game)} ended before the league's last; rebuild")
+        self.games.append(game)
+        ids = [self.roster.id_of(p.name) for p in game.players]
+        names = self.roster.shown_as(p.name for p in game.players)
+        for player_id, player in zip(ids, game.players, strict=True):
+            self.players.setdefault(player_id, Player(player_id, "")).name = names[player.name]
+        overall: dict[str, Rating] = {}
+        in_game: dict[str, Rating] = {}
+        if len(set(ids)) != len(ids):
+            self.unrated[key(game)] = "a player is named twice in it"
+        elif len(ids) > 1:
+            sides = self._sides(game, ids)
+            overall = rate({i: self.players[i].rating for i in ids}, sides)
+            in_game = rate({i: self.players[i].by_game.get(game.game, Rating()) for i in ids},
+                           sides)
+        for player_id, player in zip(ids, game.players, strict=True):
+            known = self.players[player_id]
+            if player_id in overall:
+                known.rating = overall[player_id]
+                known.by_game[game.game] = in_game[player_id]
+            known.appearances.append(Appearance(
+                game, player.seat, player.name, player.place, player.score,
+                overall.get(player_id), in_game.get(player_id)))
+
+    def _sides(self, game: Game, ids: list[str]) -> list[Side]:
+        """The game's sides: each player alone, or partners together where the game plays
+        in teams (by its rules' ``seat_sides``)."""
+        try:
+            of_seat = game_class(game.game).seat_sides(len(game.players))
+        except UnknownGameError:
+            of_seat = ()
+        teams: dict[int, list[int]] = {}
+        for index, player in enumerate(game.players):
+            side = of_seat[player.seat] if player.seat < len(of_seat) else -1 - index
+            teams.setdefault(side, []).append(index)
+        return [Side(tuple(ids[i] for i in members),
+                     min(game.players[i].place for i in members))
+                for members in teams.values()]
+
+    def ranked(self) -> list[Player]:
+        """Players by their shown rating, the provisional after the others."""
+        return sorted(self.players.values(),
+                      key=lambda p: (p.rating.provisional, -p.rating.shown, p.name.lower()))
+
+
+def build(games: Iterable[Game], roster: Roster) -> League:
+    """The league of ``games`` (any order) named by ``roster``, from scratch."""
+    league = League(roster)
+    for game in sorted(games, key=order):
+        league.add(game)
+    return league
+
+
+def extended(league: League, games: list[Game], roster: Roster) -> League:
+    """``league`` with the games of ``games`` it lacks, if they all ended after its last
+    and the roster is the same; else the league of ``games`` from scratch."""
+    ordered = sorted(games, key=order)
+    held = len(league.games)
+    if roster != league.roster or ordered[:held] != league.games:
+        return build(ordered, roster)
+    for game in ordered[held:]:
+        league.add(game)
+    return league
