@@ -20,6 +20,7 @@ from typing import Any
 
 from firmware_host.config import Config
 from firmware_host.journal import Journal, Problem
+from firmware_host.journal.errors import BUSY
 from firmware_host.loop import (
     POLL_INTERVAL,
     Clock,
@@ -160,6 +161,9 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
     controller = make_controller(config, journal, game, inputs, lambda: loop.stop(), **extras)
     if journal.problems:  # the table hears of it too, not only the log
         events.put(DeviceStatus("journal", True, damage_notice(journal.problems)))
+    if journal.locked():  # a move would wait: say why before the first
+        log.warning("%s: %s; moves wait until it is closed", BUSY, journal.path)
+        events.put(DeviceStatus("journal", False, f"{BUSY}: moves wait until it is closed"))
 
     def poll_inputs(now: float) -> float | None:
         # with a serial board the device scans it; the matrix pins are left alone

@@ -56,7 +56,7 @@ from firmware_host.journal.schema import (
     hash_existing_rows,
 )
 from firmware_host.journal.snapshots import SNAPSHOT_EVERY, Snapshots
-from firmware_host.journal.threads import IDLE_CHECKPOINT_S, Checkpointer
+from firmware_host.journal.threads import IDLE_CHECKPOINT_S, Checkpointer, LockWatch
 from firmware_host.journal.wal import LogDamage, Shown, inspect, recover
 from games import game_class
 from games.core import GameState, Result, Roll, Setup
@@ -745,6 +745,23 @@ class Journal:
                                f"room left in {target.parent}, then try again") from None
         finally:
             partial.unlink(missing_ok=True)
+
+    def locked(self) -> bool:
+        """Whether another program holds the journal's write lock now (a sqlite3 shell left
+        in a transaction): an action would be refused. Waits at most as long as a write."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            refused = journal_error(self.path, err)
+            if refused.failure is Failure.BUSY:
+                return True
+            raise refused from None
+        self._db.execute("ROLLBACK")
+        return False
+
+    def watch_lock(self) -> LockWatch:
+        """A thread that tells when another program's lock on the journal has gone."""
+        return LockWatch(f"{self.path.absolute().as_uri()}?mode=rw")
 
     def wait_quiet(self, timeout: float = 30.0) -> bool:
         """Wait until no checkpoint is due or running: the pause a table gives the journal's

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from firmware_host.errors import UsageError
 
+BUSY = "the journal is busy (another program has it open)"
+
 
 class Failure(enum.Enum):
     """What kind of trouble a journal error is."""
@@ -64,7 +66,7 @@ def journal_error(path: Path, err: sqlite3.Error) -> JournalError:
                          "the companion starts a new one",
         Failure.READ_ONLY: f"{path}: the journal is read-only here ({text}); run as the user "
                            "that owns it",
-        Failure.BUSY: f"the journal is busy (another program has it open): {path} ({text}); "
+        Failure.BUSY: f"{BUSY}: {path} ({text}); "
                       "nothing was written: close that program and try again",
     }
     message = messages.get(failure, f"{path}: journal error: {text}")

@@ -1,4 +1,5 @@
-"""The journal's helper off the loop's thread: the checkpointer.
+"""The journal's helpers off the loop's thread: the checkpointer, and the watch on another
+program's lock.
 
 The checkpointer copies the write-ahead log into the main file with its own connection (a
 PASSIVE checkpoint, which never blocks a writer) when a game ends and after the journal has
@@ -18,6 +19,7 @@ import logging
 import sqlite3
 import threading
 import time
+from contextlib import closing
 
 log = logging.getLogger(__name__)
 
@@ -118,3 +120,44 @@ class Checkpointer:
         finally:
             if db is not None:
                 db.close()
+
+
+class LockWatch:
+    """Waits on a thread of its own until no other program holds the journal's write lock
+    (a sqlite3 shell left in a transaction, a backup), so the loop never waits on it:
+    :attr:`free` is set once the lock has gone. Each try waits in SQLite's own busy
+    handler for up to ``patience`` seconds, then tries again until :meth:`close`."""
+
+    def __init__(self, uri: str, patience: float = 1.0) -> None:
+        self.free = threading.Event()
+        self._uri = uri
+        self._patience = patience
+        self._closing = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="journal-lock-watch",
+                                        daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._closing.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        """Try until the lock is had; any other trouble ends the watch too, so that the
+        write tried again says what it is."""
+        try:
+            with closing(sqlite3.connect(self._uri, uri=True, timeout=self._patience,
+                                         isolation_level=None)) as db:
+                while not self._closing.is_set():
+                    try:
+                        db.execute("BEGIN IMMEDIATE")
+                    except sqlite3.OperationalError as err:
+                        code = getattr(err, "sqlite_errorcode", 0) & 0xFF
+                        if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                            continue  # still held: SQLite waited ``patience`` already
+                        raise
+                    db.execute("ROLLBACK")
+                    break
+        except sqlite3.Error as err:
+            log.warning("watching the journal's lock: %s", err)
+        if not self._closing.is_set():
+            self.free.set()

@@ -37,6 +37,7 @@ from firmware_host import next_round
 from firmware_host.config import Config
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal, JournalError
+from firmware_host.journal.errors import BUSY, Failure
 from firmware_host.menu import DiceEntry, Menu, confirm
 from firmware_host.next_round import NextRound
 from firmware_host.referee.game_menu import (
@@ -152,6 +153,11 @@ class Referee:
                 self.table.scroll += 1
             self._changed = True
         self._changed |= self.timers.tumble.on(now)
+        unwritten = self.timers.unwritten
+        game, source, waiting = unwritten.game, unwritten.source, unwritten.on(now)
+        if waiting and game is self.game and self._play(*waiting, source=source):
+            self.say(f"the journal is free again: {_listed(waiting)} written")
+            self._changed = True
         shown = self.table.shown_message() if self.table is not None and not self.pages else None
         self._changed |= self.timers.pager.on(now, shown)
         between = self.table is None or self.table.game.is_over
@@ -328,11 +334,18 @@ class Referee:
         the reason goes on the screen."""
         assert self.table is not None
         game = self.table.game
+        waiting = self.timers.unwritten.actions
+        if waiting:
+            self._refuse(f"{BUSY}: {_listed(waiting)} waits to be written first")
+            return False
         try:
             played = self.journal.apply(game, *actions, source=source)
         except (GameError, UsageError) as err:
             if isinstance(err, JournalError):  # a write that failed, not a refusal
                 log.error("%s", err)
+                if err.failure is Failure.BUSY:
+                    self._wait_for_the_lock(actions, source)
+                    return False
             self._refuse(str(err))
             return False
         self._later.info("%s: %s", game.TITLE, ", ".join(map(str, played)))
@@ -342,6 +355,15 @@ class Referee:
         if game.is_over and night is not None and game_id is not None:
             self.pages.notice = game_over_notice(game, night.game_url(game_id))
         return True
+
+    def _wait_for_the_lock(self, actions: tuple[Any, ...], source: str | None) -> None:
+        """Another program holds the journal: ``actions`` are written once it lets go
+        (a thread waits for that), and nothing else is played before them."""
+        assert self.table is not None
+        self.timers.unwritten.hold(self.table.game, actions, source, self.journal.watch_lock())
+        self.table.fixes = ()  # the board shows the move that waits to be written
+        self.say(f"{BUSY}: {_listed(actions)} will be written once it is closed")
+        self._sound("refused")
 
     def _attach(self, game: GameState[Any]) -> None:
         recognise, board = self.parts.recognise, self.parts.board
@@ -441,3 +463,7 @@ class Referee:
 
     def show_standings(self) -> None:
         self.pages.notice = standings_notice(self.journal, self.config.night)
+
+
+def _listed(actions: tuple[Any, ...]) -> str:
+    return ", ".join(map(str, actions))

@@ -8,7 +8,9 @@ until something new happens), so the loop sleeps until the soonest of them.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
 
 from firmware_host.dice_layout import replaced
 
@@ -18,6 +20,8 @@ ROW_CHARS = 16  # a line longer than this may not fit its row: it may need to sc
 PAGE_S = 4.0  # a message too long for one page shows its next one this often
 UNMADE_FIX_S = 8.0  # the board still this long after a change, a fix still unmade: its sensor
 # is named (a failing one within 10 s)
+
+LOCK_LOOK_S = 0.2  # how often the loop looks whether another program let go of the journal
 
 Faces = tuple[int, ...]
 Square = tuple[int, int]
@@ -163,6 +167,38 @@ class UnmadeFixes:
         return changed
 
 
+class Watch(Protocol):
+    """What tells that another program's lock on the journal has gone
+    (:class:`firmware_host.journal.threads.LockWatch`)."""
+
+    free: threading.Event
+
+
+class Unwritten:
+    """Actions another program's lock on the journal kept from being written, until it
+    goes: a thread of the journal's waits for that, and the loop looks at what it found
+    every :data:`LOCK_LOOK_S`, never waiting on the lock itself."""
+
+    def __init__(self) -> None:
+        self.due: float | None = None
+        self.actions: tuple[Any, ...] = ()
+        self.source: str | None = None  # where a throw among them came from
+        self.game: object = None  # the game they belong to
+        self._watch: Watch | None = None
+
+    def hold(self, game: object, actions: tuple[Any, ...], source: str | None,
+             watch: Watch) -> None:
+        self.game, self.actions, self.source, self._watch = game, actions, source, watch
+
+    def on(self, now: float) -> tuple[Any, ...]:
+        """The actions to write now, once the lock has gone (else none)."""
+        if self._watch is None or not self._watch.free.is_set():
+            self.due = None if self._watch is None else now + LOCK_LOOK_S
+            return ()
+        actions, self.actions, self._watch, self.due = self.actions, (), None, None
+        return actions
+
+
 class Timers:
     """The referee's timers, and the soonest of their deadlines."""
 
@@ -171,7 +207,9 @@ class Timers:
         self.scroll = Scroller()
         self.unmade = UnmadeFixes()
         self.pager = Pager()
+        self.unwritten = Unwritten()
 
     def due(self) -> float | None:
-        dues = (self.tumble.due, self.scroll.due, self.unmade.due, self.pager.due)
+        dues = (self.tumble.due, self.scroll.due, self.unmade.due, self.pager.due,
+                self.unwritten.due)
         return min((due for due in dues if due is not None), default=None)
