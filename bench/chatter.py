@@ -29,6 +29,10 @@ up to 30 ms, ending on the new state.
   magnet of a move at rest to the move's last ``CellChanged``, at rest and busy. A swap
   made by stacking the new chip on the old and pulling the old one out is no change the
   sensors can see, so it is not among them.
+- ``failing_cells``: whole Sequence Dice games through the referee and a journal in which
+  one cell fails (:mod:`failing_cells`): chattering, stuck closed or stuck open; the actions
+  no player made that reach the journal, the players' actions it misses, and how many
+  failures were named on the screen within 10 s.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from failing_cells import failing_cells
 from gpiozero.pins.mock import MockFactory
 
 from hardware.board.matrix import REST_AFTER_S, SLOW_CHATTER, ReedMatrix
@@ -430,6 +435,7 @@ def main() -> None:
     moves = measured(real_moves, 4_000, 3)
     rested = measured(partial(real_moves, still=REST_AFTER_S + 1), 500, 4)
     handled = measured(hands, HANDS, 5)
+    failing = failing_cells()
     latency = moves["latency_ms"]["p99"]
     goals = {name: {"value": value, "goal": 0, "ok": value == 0}
              for name, value in (("phantom", bursts["phantom"] + slid["phantom"]),
@@ -441,6 +447,12 @@ def main() -> None:
     for when, figures in handled["latency_ms"].items():
         goals[f"hands_{when}_p99_ms"] = {"value": figures["p99"], "goal": LATENCY_GOAL_MS,
                                          "ok": figures["p99"] <= LATENCY_GOAL_MS}
+    for kind, figures in failing.items():
+        goals[f"{kind}_phantom_actions"] = {"value": figures["phantom_actions"], "goal": 0,
+                                            "ok": figures["phantom_actions"] == 0}
+        goals[f"{kind}_reported_within_10_s"] = {
+            "value": figures["reported"], "goal": figures["trials"],
+            "ok": figures["reported"] == figures["trials"]}
     print(json.dumps({
         "bench": "chatter",
         "phantom": bursts["phantom"] + slid["phantom"],
@@ -452,6 +464,8 @@ def main() -> None:
         "placement_after_a_still_spell_ms": rested["latency_ms"],
         "bursts": bursts, "slides": slid, "moves": moves, "moves_after_a_still_spell": rested,
         "hands": handled,
+        "at_rest_p99_ms": handled["latency_ms"]["at_rest"]["p99"],
+        "failing_cells": failing,
     }))
 
 

@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-SKIP = {"run_all.py", "pi_factor.py", "random_play.py"}  # this script, the one to run on the
-# Pi itself, and a helper the benchmarks share
+SKIP = {"run_all.py", "pi_factor.py", "random_play.py", "failing_cells.py"}  # this script,
+# the one to run on the Pi itself, a helper the benchmarks share, and a part of chatter.py
 UNITS = ("_ms", "_s", "_us")
 NOT_TIMES = {"n", "ok", "goal", "bench", "runs", "repeats"}
 

@@ -1,4 +1,5 @@
-"""The chatter bench's goals on fewer samples: bounce, slides and real moves on mock pins."""
+"""The chatter bench's goals on fewer samples: bounce, slides and real moves on mock pins,
+and failing cells in whole games."""
 
 from __future__ import annotations
 
@@ -6,14 +7,24 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 
-def bench() -> ModuleType:
-    path = Path(__file__).parents[2] / "bench" / "chatter.py"
+BENCH = Path(__file__).parents[2] / "bench"
+
+
+def bench(name: str = "chatter") -> ModuleType:
+    path = BENCH / f"{name}.py"
     spec = importlib.util.spec_from_file_location("chatter_bench", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(autouse=True)
+def bench_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The benches import each other by name, as when run from their folder."""
+    monkeypatch.syspath_prepend(str(BENCH))
 
 
 def test_no_burst_of_chatter_up_to_30_ms_becomes_a_change_or_a_fault() -> None:
@@ -46,3 +57,14 @@ def test_real_hands_make_no_phantom_and_miss_nothing_at_rest_or_busy() -> None:
     assert found["kinds"]["swap_lift_first"] > 50 and found["kinds"]["move"] > 50
     for when in ("at_rest", "busy"):
         assert found["latency_ms"][when]["max"] <= 150, found["latency_ms"]
+
+
+def test_a_failing_cell_in_a_game_is_named_within_10_s_and_leaves_no_phantom() -> None:
+    """Two games for each way a cell fails (chattering, stuck closed, stuck open), played
+    through the matrix, the referee and a journal: each failure named on the screen within
+    10 s, no game stuck, and the journal holds what the players did."""
+    found = bench("failing_cells").failing_cells(trials=2, seed=3)
+    for kind, figures in found.items():
+        assert figures["reported"] == 2, (kind, figures)
+        assert (figures["phantom_actions"], figures["missed_actions"],
+                figures["wrong_games"]) == (0, 0, 0), (kind, figures)

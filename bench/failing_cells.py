@@ -1,0 +1,269 @@
+"""Failing reed switches in whole Sequence Dice games, as JSON: what reaches the journal.
+
+A Sequence Dice game for 2-4 players, refereed from the daemon's own
+:class:`~hardware.board.matrix.ReedMatrix` on a :class:`~hardware.board.mock.MockBoard`
+(gpiozero's ``MockFactory``), the real :class:`~firmware_host.referee.Referee` and a journal
+in a temporary file, on a manual clock stepped 1 ms at a time. The players move chips by
+hand (a replacement confirmed with SELECT, as the screen offers it), throw the dice, and
+when the screen asks for a fix they cannot make they wait; once it names a sensor they
+play on (SELECT) and make that cell's moves from the list. After 6-30 of their turns one
+cell fails, ``TRIALS`` times for each way:
+
+- ``chattering``: a free cell flips every 100-1,000 ms for 3-15 s;
+- ``stuck_closed``: a free cell reads a piece from then on;
+- ``stuck_open``: a cell under a chip no longer reads it.
+
+Per way: ``phantom_actions`` in the journal that no player made; ``missed_actions`` the
+players made that it does not hold; ``wrong_games``: games left stuck on a fix for good;
+``reported``: faults named on the screen (a ``CellFault``, or the sensor named under the
+fixes) within 10 s of the failure, ``reported_late`` after that, and the slowest.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from gpiozero.pins.mock import MockFactory
+from PIL import Image
+
+from firmware_host.config import Config, GameConfig
+from firmware_host.journal import Journal
+from firmware_host.referee import Referee
+from firmware_host.sensing import recogniser_for
+from firmware_host.views import BoardFixView
+from games import new_game
+from games.core import Phase
+from games.sequence import Verb
+from hardware.board.matrix import ReedMatrix
+from hardware.board.mock import MockBoard
+from hardware.display.protocol import new_frame
+from hardware.events import (
+    CellFault,
+    Control,
+    ControlPressed,
+    ControlTurned,
+    DiceRolled,
+    Event,
+)
+from hardware.pins.clock import ManualClock
+
+ROWS = (7, 8, 9, 10, 11, 12)
+COLS = (20, 21, 22, 23, 24, 25)
+FAULT_KINDS = ("chattering", "stuck_closed", "stuck_open")
+TRIALS = 30
+REPORT_GOAL_S = 10.0
+STEP_S = 0.001
+TICK_S = 0.05
+Cell = tuple[int, int]
+
+
+class Board:
+    """The magnets, the matrix over them and the clock; :meth:`run` lets time pass."""
+
+    def __init__(self) -> None:
+        factory = MockFactory()
+        self.magnets = MockBoard(factory, ROWS, COLS)
+        self.clock = ManualClock()
+        self.events: list[Event] = []
+        self._woken = False
+        self.matrix = ReedMatrix(ROWS, COLS, factory, self.events.append, ticks=self.clock,
+                                 waker=self._wake)
+        self._due: float | None = self.matrix.poll()
+
+    def _wake(self) -> None:
+        self._woken = True
+
+    def step(self) -> None:
+        self.clock.advance(STEP_S)
+        self.service()
+
+    def service(self) -> None:
+        if self._woken or (self._due is not None and self.clock() >= self._due):
+            self._woken = False
+            self._due = self.matrix.poll()
+
+    def set(self, cell: Cell, closed: bool) -> None:
+        (self.magnets.place if closed else self.magnets.lift)(*cell)
+        self.service()
+
+
+class Table:
+    """A Sequence Dice game on a :class:`Board`, its referee and journal, and the players."""
+
+    def __init__(self, folder: Path, rng: random.Random) -> None:
+        self.board = Board()
+        self.rng = rng
+        self.journal = Journal.open(folder / "faults.sqlite3")
+        self.journal.start(new_game("sequence", rng.choice([2, 3, 4])))
+        self.referee = Referee(Config(game=GameConfig("sequence")), self.journal,
+                               game=self.journal.resume(), render=_blank,
+                               recognise=lambda game: recogniser_for(game, "grid"),
+                               board=self.board.matrix.occupied)
+        self.handed = 0  # matrix events handed to the referee so far
+        self.next_tick = 0.0
+        self.made: list[str] = []  # the players' own actions
+        self.fault: tuple[str, Cell, float] | None = None  # how, where, since
+        self.flips: list[float] = []  # when a chattering cell flips
+        self.reported_at: float | None = None
+
+    def run(self, seconds: float) -> None:
+        """Let ``seconds`` pass: the failing cell flips, the matrix reads, the referee
+        hears and ticks, as in the daemon."""
+        board = self.board
+        end = board.clock() + seconds
+        while board.clock() < end - 1e-9:
+            board.step()
+            if self.flips and self.flips[0] <= board.clock() and self.fault is not None:
+                self.flips.pop(0)
+                cell = self.fault[1]
+                board.set(cell, cell not in board.magnets.magnets)
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        events = self.board.events
+        while self.handed < len(events):
+            event = events[self.handed]
+            self.handed += 1
+            if isinstance(event, CellFault):
+                self._reported()
+            self.referee.handle(event)
+        now = self.board.clock()
+        if now >= self.next_tick:
+            self.referee.tick(now)
+            table = self.referee.table
+            if table is not None and table.suspects:
+                self._reported()
+            self.next_tick = now + TICK_S
+
+    def _reported(self) -> None:
+        if self.fault is not None and self.reported_at is None:
+            self.reported_at = self.board.clock()
+
+    def press(self, control: Control) -> None:
+        self.referee.handle(ControlPressed(control))
+
+    def choose(self, text: str) -> None:
+        """Play ``text`` from the list: turn the knob to it, SELECT."""
+        table = self.referee.table
+        assert table is not None
+        table.message = table.told = None
+        labels = [choice.label for choice in table.choices()]
+        if text in labels:
+            self.referee.handle(ControlTurned(labels.index(text) - table.cursor))
+            self.press(Control.SELECT)
+
+    def turn(self) -> bool:
+        """What the players do next; False once the game is over or stuck on a fix."""
+        game = self.referee.game
+        assert game is not None
+        if game.is_over:
+            return False
+        if isinstance(self.referee.view(), BoardFixView):
+            return self._wait_on_the_fix()
+        if game.phase is Phase.ROLL:
+            dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+            self.referee.handle(DiceRolled(dice, "button"))
+            self.made.append(f"roll {dice[0]}-{dice[1]}")
+            self.run(self.rng.uniform(0.3, 1.5))
+            return True
+        move = self.rng.choice(game.legal_actions())
+        cell = (move.cell.row, move.cell.col)
+        self.made.append(str(move))
+        if cell in self.referee.ignored:
+            self.choose(str(move))
+        elif move.verb is Verb.PLACE:
+            self.board.set(cell, True)
+        elif move.verb is Verb.REMOVE:
+            self.board.set(cell, False)
+        else:  # a replacement: theirs off, one's own on, SELECT on the offer
+            self.board.set(cell, False)
+            self.run(0.3)
+            self.board.set(cell, True)
+            self.run(0.4)
+            self.press(Control.SELECT)
+        self.run(self.rng.uniform(0.6, 2.5))
+        return True
+
+    def _wait_on_the_fix(self) -> bool:
+        """A fix the players cannot make (their chip is there; there is none to lift):
+        they wait up to 15 s, and play on once a sensor is named."""
+        waited = 0.0
+        while isinstance(self.referee.view(), BoardFixView) and waited < 15.0:
+            table = self.referee.table
+            if table is not None and table.suspects:
+                table.message = None
+                self.press(Control.SELECT)
+                continue
+            self.run(0.1)
+            waited += 0.1
+        return not isinstance(self.referee.view(), BoardFixView)
+
+    def fail(self, kind: str) -> None:
+        """One cell starts failing now, as ``kind`` says."""
+        magnets = self.board.magnets.magnets
+        now = self.board.clock()
+        if kind == "stuck_open":
+            if not magnets:
+                return
+            cell = self.rng.choice(sorted(magnets))
+            self.board.set(cell, False)  # the chip stays; its switch no longer closes
+        else:
+            cell = self.rng.choice([(r, c) for r in range(6) for c in range(6)
+                                    if (r, c) not in magnets])
+            if kind == "stuck_closed":
+                self.board.set(cell, True)
+            else:
+                at, lasting = now, self.rng.uniform(3.0, 15.0)
+                while at < now + lasting:
+                    self.flips.append(at)
+                    at += self.rng.uniform(0.1, 1.0)
+        self.fault = (kind, cell, now)
+
+
+def _blank(view: object) -> Image.Image:
+    return new_frame()
+
+
+def failing_cells(trials: int = TRIALS, seed: int = 6) -> dict[str, Any]:
+    """``trials`` games for each way a cell fails; see the module docstring."""
+    logging.disable(logging.WARNING)  # the referee names every failure: counted here
+    rng = random.Random(seed)
+    found: dict[str, Any] = {}
+    for kind in FAULT_KINDS:
+        phantom = missed = wrong = reported = late = 0
+        delays: list[float] = []
+        for _ in range(trials):
+            with tempfile.TemporaryDirectory() as folder:
+                table = Table(Path(folder), rng)
+                fail_at = rng.randint(6, 30)
+                for turn in range(300):
+                    if turn == fail_at:
+                        table.fail(kind)
+                    if not table.turn():
+                        break
+                game = table.referee.game
+                assert game is not None
+                wrong += not game.is_over and isinstance(table.referee.view(), BoardFixView)
+                held = Counter(str(action) for action in game.history)
+                phantom += sum((held - Counter(table.made)).values())
+                missed += sum((Counter(table.made) - held).values())
+                if table.fault is not None and table.reported_at is not None:
+                    delays.append(table.reported_at - table.fault[2])
+                table.journal.close()
+        reported = sum(delay <= REPORT_GOAL_S for delay in delays)
+        late = len(delays) - reported
+        found[kind] = {"trials": trials, "phantom_actions": phantom, "missed_actions": missed,
+                       "wrong_games": wrong, "reported": reported, "reported_late": late,
+                       "slowest_report_s": round(max(delays), 1) if delays else None}
+    logging.disable(logging.NOTSET)
+    return found
+
+
+if __name__ == "__main__":
+    print(json.dumps({"bench": "failing_cells", **failing_cells()}))
