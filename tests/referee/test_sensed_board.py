@@ -59,15 +59,22 @@ class Board:
 
 
 @pytest.fixture
-def board(tmp_path: Path) -> Iterator[Board]:
+def opened(tmp_path: Path) -> Iterator[Board]:
+    """A game for two, the opening thrown: Ann starts."""
     with Journal.open(tmp_path / "j.sqlite3") as journal:
         journal.start(new_game("sequence", 2))
         found = Board(journal)
-        found.send(DiceRolled((6, 6), "button"), DiceRolled((1, 1), "button"))  # Ann starts
-        found.send(DiceRolled((4, 4), "button"))  # an 8: C2 is one
-        assert found.referee.table is not None
-        found.referee.table.message = None
+        found.send(DiceRolled((6, 6), "button"), DiceRolled((1, 1), "button"))
         yield found
+
+
+@pytest.fixture
+def board(opened: Board) -> Board:
+    """Ann has thrown an 8: C2 is one."""
+    opened.send(DiceRolled((4, 4), "button"))
+    assert opened.referee.table is not None
+    opened.referee.table.message = None
+    return opened
 
 
 def test_a_sensor_dead_under_its_chip_is_named_and_play_goes_on_without_it(
@@ -175,15 +182,6 @@ def fill_the_threes(board: Board) -> None:
     for cell in ((0, 1), (1, 5), (4, 0), (5, 4)):
         board.send(DiceRolled((1, 2), "button"), CellChanged(*cell, True))
     assert board.history()[-1] == "place E6"
-
-
-@pytest.fixture
-def opened(tmp_path: Path) -> Iterator[Board]:
-    with Journal.open(tmp_path / "j.sqlite3") as journal:
-        journal.start(new_game("sequence", 2))
-        found = Board(journal)
-        found.send(DiceRolled((6, 6), "button"), DiceRolled((1, 1), "button"))  # Ann starts
-        yield found
 
 
 def test_a_replacement_is_offered_for_select_and_a_change_of_mind_is_no_move(
