@@ -14,13 +14,14 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from night_parts import PHONE, Hub, Table, until
+from night_parts import PHONE, ROOT, Hub, Table, until
 
 from firmware_host.journal import Journal
 from games.core import Phase
 from games.dalmatian import Dalmatian
 
 AXE = Path(__file__).parent / "axe" / "axe.min.js"
+SHOT = ROOT / "build" / "night" / "page-news-390x844.png"
 BEN_MID_TURN = ("roll 6-6-6-6-6", "roll 1-1-1-1-1", "roll 3-4", "roll 1-1-2-5-6")
 
 
@@ -74,6 +75,8 @@ def test_the_live_region_announces_the_turn_at_my_table_and_a_finished_game(
     assert re.search(r'paragraph: "Game over: Dalmatian · Table 1: 1\. (Ann|Ben) \d+, '
                      r'2\. (Ann|Ben) -?\d+"', said), said
     assert "Table 1: game over" in said  # the turn at my table: the game is over
+    SHOT.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOT))
 
     page.reload(wait_until="domcontentloaded")
     page.wait_for_selector("#mine option[value='table-1']", state="attached", timeout=10_000)

@@ -4,7 +4,8 @@ sends it as the host's login to a real broker; the real hub shows it on the phon
 journal for the offline referee. Only the host's login may publish it; ``--clear`` takes it
 down.
 
-The TV's seating page is kept as ``build/night/tv-seating-1920x1080.png``.
+The TV's seating page is kept as ``build/night/tv-seating-1920x1080.png``, the phone's as
+``build/night/page-seating-390x844.png``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from firmware_host.night import topics, tv
 from firmware_host.seating import propose
 
 SHOT = ROOT / "build" / "night" / "tv-seating-1920x1080.png"
+PHONE_SHOT = ROOT / "build" / "night" / "page-seating-390x844.png"
 NIGHT = """\
 players = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "<b>Bo</b>"]
 apart = [["Ann", "Ben"]]
@@ -89,6 +91,8 @@ def test_a_published_seating_reaches_the_page_the_tv_and_the_tables_screen(
     teams = seated["2"]["teams"]
     assert rows.nth(1).inner_text().split("\t") == [
         "Table 2", "Sequence Dice", " against ".join(" and ".join(t) for t in teams)]
+    PHONE_SHOT.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(PHONE_SHOT))
     page.close()
 
     screen = browser.new_page(viewport={"width": 1920, "height": 1080})
