@@ -14,7 +14,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Container
+from collections.abc import Container, Mapping
 from datetime import date
 from itertools import groupby
 from pathlib import Path
@@ -29,8 +29,10 @@ from firmware_host.commands import (
 )
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal, PlayedGame, Throw, standings
-from firmware_host.night.follow import as_game
+from firmware_host.night.follow import as_game, worked_out
 from firmware_host.night.results import csv_text, night_record
+from firmware_host.night.topics import Game
+from games import REGISTRY
 
 
 def register(subparsers: Subparsers) -> None:
@@ -53,7 +55,7 @@ def night_argument(text: str) -> date:
 
 def run(args: argparse.Namespace) -> int:
     path = journal_to_read(args)
-    games, problems, earlier, _, _ = read_games(path)
+    games, problems, earlier, actions, thrown = read_games(path, replay=REGISTRY, throws=True)
     print(f"table-companion export: reading {path}", file=sys.stderr)
     for line in problems + earlier:  # one line each, and the good games still go out
         print(f"table-companion export: {path}: {line}", file=sys.stderr)
@@ -65,7 +67,10 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "csv":
         sys.stdout.write(csv_text(as_game(*table, game) for game in games))
     else:
-        json.dump(as_json(games, *table), sys.stdout, indent=2)
+        made = {game.id: as_game(*table, game, *worked_out(game, actions[game.id],
+                                                           thrown[game.id]))
+                for game in games}
+        json.dump(as_json(games, made), sys.stdout, indent=2)
         sys.stdout.write("\n")
     return 1 if problems else 0
 
@@ -128,16 +133,16 @@ def read_games(path: Path, command: str = "export", replay: Container[str] = (),
     return Reading(games, problems, earlier, actions, thrown)
 
 
-def as_json(games: list[PlayedGame], table: str, name: str) -> dict[str, Any]:
+def as_json(games: list[PlayedGame], made: Mapping[int, Game]) -> dict[str, Any]:
     """Each night as the hub's ``/night.json`` gives one (its date, games and standings,
-    made by the same code), a game with the options it was played with added: the journal
-    keeps them, the hub is not sent them. The hub's live part (tables, messages refused)
-    is not in a journal."""
+    made by the same code from ``made``, each game's message by its id), a game with the
+    options it was played with added: the journal keeps them, the hub is not sent them.
+    The hub's live part (tables, messages refused) is not in a journal."""
     nights = []
     in_order = sorted(games, key=lambda game: (game.night, game.id))
     for night, group in groupby(in_order, key=lambda game: game.night):
         played = list(group)
-        record = night_record(str(night), (as_game(table, name, game) for game in played),
+        record = night_record(str(night), (made[game.id] for game in played),
                               standings(played))
         for game, shown in zip(played, record["games"], strict=True):
             shown["options"] = game.options

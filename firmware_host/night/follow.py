@@ -9,13 +9,22 @@ in the journal and in ``export``.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from firmware_host.journal import Journal, PlayedGame
-from firmware_host.night.topics import Game, Live, Luck, Player
+from firmware_host.journal import UNKNOWN_SOURCE, Journal, PlayedGame, Throw
+from firmware_host.night.topics import (
+    MAX_PAYLOAD,
+    Game,
+    Live,
+    Luck,
+    Player,
+    Thrown,
+    game_payload,
+)
 from games import game_class
 from games.core import GameState, Roll
 from games.dalmatian import Dalmatian
@@ -34,7 +43,9 @@ def snapshot(journal: Journal, table: str, name: str, now: datetime) -> Snapshot
     journal.reload()
     played = journal.finished_games()
     tonight = [game for game in played if game.night == played[-1].night] if played else []
-    games = tuple(as_game(table, name, game, game_luck(journal, game)) for game in tonight)
+    games = tuple(as_game(table, name, game, *worked_out(game, journal.actions(game),
+                                                         journal.throws(game)))
+                  for game in tonight)
     finished = tuple(game.id for game in games)
     at = now.isoformat(timespec="milliseconds")
     state = journal.resume()
@@ -85,19 +96,51 @@ def last_result(table: str, name: str, game: PlayedGame, finished: tuple[int, ..
                 (), tuple(p.score for p in game.players), "", 0, finished, at)
 
 
-def as_game(table: str, name: str, game: PlayedGame, luck: tuple[Luck, ...] = ()) -> Game:
-    return Game(table, name, game.id, title(game.game), game.started.isoformat(),
+def as_game(table: str, name: str, game: PlayedGame, luck: tuple[Luck, ...] = (),
+            throws: tuple[Thrown, ...] = ()) -> Game:
+    """The message of a finished game; without its throws if they would make it longer
+    than the hub takes (a game of thousands of throws)."""
+    made = Game(table, name, game.id, title(game.game), game.started.isoformat(),
                 game.ended.isoformat(), str(game.night),
-                tuple(Player(p.seat, p.name, p.score, p.place) for p in game.players), luck)
+                tuple(Player(p.seat, p.name, p.score, p.place) for p in game.players), luck,
+                throws)
+    if throws and len(game_payload(made)) > MAX_PAYLOAD:
+        return replace(made, throws=())
+    return made
 
 
-def game_luck(journal: Journal, game: PlayedGame) -> tuple[Luck, ...]:
-    """Each player's luck and decisions in a finished game of Dalmatian (none for other
-    games), worked out once per game: a snapshot is made at every action."""
-    if game.game != Dalmatian.NAME:
-        return ()
+def worked_out(game: PlayedGame, actions: Sequence[str], thrown: Sequence[Throw]
+               ) -> tuple[tuple[Luck, ...], tuple[Thrown, ...]]:
+    """What the table works out from a finished game's actions for the hub, which gets no
+    actions: each player's luck in a game of Dalmatian, and every throw with who threw
+    (found by playing the game again) and its source. Once per game: a snapshot is made at
+    every action."""
     names = tuple(p.name for p in sorted(game.players, key=lambda p: p.seat))
-    return _luck(names, json.dumps(game.options, sort_keys=True), tuple(journal.actions(game)))
+    options = json.dumps(game.options, sort_keys=True)
+    luck = _luck(names, options, tuple(actions)) if game.game == Dalmatian.NAME else ()
+    return luck, _throws(game.game, names, options, tuple(actions),
+                         tuple(throw.source for throw in thrown))
+
+
+@lru_cache(maxsize=64)
+def _throws(name: str, names: tuple[str, ...], options: str, actions: tuple[str, ...],
+            sources: tuple[str, ...]) -> tuple[Thrown, ...]:
+    cls = game_class(name)
+    try:
+        state = cls.replay(cls.make_setup(None, list(names), json.loads(options)), ())
+        found = []
+        given = iter(sources)
+        for text in actions:
+            action = state.parse(text)
+            if isinstance(action, Roll) and state.current_player is not None:
+                found.append(Thrown(state.current_player, next(given, UNKNOWN_SOURCE),
+                                    action.dice))
+            elif isinstance(action, Roll):
+                next(given, None)
+            state.apply(action)
+    except GameError:  # the journal's hashes hold, so the rules changed since: none sent
+        return ()
+    return tuple(found)
 
 
 @lru_cache(maxsize=64)

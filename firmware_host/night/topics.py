@@ -40,6 +40,7 @@ MAX_PAYLOAD = 16_384  # a 4-player game's result is under 1 kB; anything near th
 MAX_NAME = 64
 MAX_ITEMS = 16  # players, dice or scores in a message
 MAX_GAMES = 1000  # finished game ids a table lists in one night
+MAX_THROWS = 1000  # a 6-player Dalmatian of 24 rounds throws at most about 450 times
 MAX_GAME_ID = 10**9 - 1
 MAX_LAST = 128  # the last action in a game's notation
 SCORE_LIMIT = 10**6
@@ -167,10 +168,25 @@ class Luck:
 
 
 @dataclass(frozen=True)
+class Thrown:
+    """One throw in a finished game: the seat that threw, where the dice came from (the
+    journal's source: button, manual, serial or unknown) and the dice. On the wire a text,
+    ``0:button:1-2-3-4-5``, so a game of hundreds of throws is one list."""
+
+    seat: int
+    source: str
+    dice: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"{self.seat}:{self.source}:{'-'.join(map(str, self.dice))}"
+
+
+@dataclass(frozen=True)
 class Game:
     """A finished game; ``table`` + ``id`` identify it across the night. ``luck`` is one
     per player for a game of Dalmatian (the table works it out from the game's actions,
-    which the hub does not get), none otherwise."""
+    which the hub does not get), none otherwise; ``throws`` are every throw of the game in
+    order (none from a table that sends none, or when they would not fit a message)."""
 
     table: str
     name: str
@@ -181,6 +197,7 @@ class Game:
     night: str
     players: tuple[Player, ...]
     luck: tuple[Luck, ...] = ()
+    throws: tuple[Thrown, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -264,6 +281,7 @@ def game_payload(game: Game) -> bytes:
                     for p in game.players],
         **({"luck": [{"seat": x.seat, "luck": x.luck, "decisions": x.decisions}
                      for x in game.luck]} if game.luck else {}),
+        **({"throws": [str(throw) for throw in game.throws]} if game.throws else {}),
     })
 
 
@@ -418,7 +436,28 @@ def _game(table: str, data: dict[str, Any]) -> Game:
         raise BadMessage("a game ends after it starts")
     return Game(table, _text(data.get("name"), "name", empty=False),
                 _int(data, "id", 1, MAX_GAME_ID), _text(data.get("game"), "game", empty=False),
-                started, ended, night, tuple(players), _luck(data, players))
+                started, ended, night, tuple(players), _luck(data, players),
+                _throws(data, players))
+
+
+THROW_SOURCES = ("button", "manual", "serial", "unknown")  # the journal's, and unknown
+_THROW = re.compile(rf"(\d{{1,2}}):({'|'.join(THROW_SOURCES)}):([1-6](?:-[1-6]){{0,15}})")
+
+
+def _throws(data: dict[str, Any], players: list[Player]) -> tuple[Thrown, ...]:
+    """The optional ``throws`` list: ``seat:source:dice`` texts, each seat one of the
+    game's."""
+    if "throws" not in data:
+        return ()
+    seats = {player.seat for player in players}
+    found = []
+    for text in _get(data, "throws", list, MAX_THROWS):
+        match = _THROW.fullmatch(text) if type(text) is str else None
+        if match is None or int(match[1]) not in seats:
+            raise BadMessage("throws must be texts 'seat:source:dice' of the game's seats, "
+                             f"sources {', '.join(THROW_SOURCES)} and dice 1 to 6")
+        found.append(Thrown(int(match[1]), match[2], tuple(map(int, match[3].split("-")))))
+    return tuple(found)
 
 
 def _luck(data: dict[str, Any], players: list[Player]) -> tuple[Luck, ...]:

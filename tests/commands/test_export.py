@@ -97,7 +97,8 @@ def test_json_of_a_chosen_night_with_its_standings(
         "players": [{"seat": 0, "name": "Ann", "score": 2, "place": 2},
                     {"seat": 1, "name": "Ben", "score": 6, "place": 1},
                     {"seat": 2, "name": "Cy", "score": 0, "place": 3}],
-        "luck": [],  # only the hub's games of Dalmatian carry it
+        "luck": [], "throws": [{"seat": 0, "source": "unknown", "dice": [2]},
+                               {"seat": 1, "source": "unknown", "dice": [6]}],
     }
 
 

@@ -65,6 +65,38 @@ def test_a_games_luck_travels_in_hundredths_and_is_checked() -> None:
                          .encode())
 
 
+def test_a_games_throws_travel_as_texts_and_are_checked() -> None:
+    thrown = replace(GAME, throws=(topics.Thrown(0, "button", (1, 2, 3, 4, 5)),
+                                   topics.Thrown(1, "manual", (6,)),
+                                   topics.Thrown(0, "unknown", (3, 3))))
+    payload = topics.game_payload(thrown)
+    assert b'"throws":["0:button:1-2-3-4-5","1:manual:6","0:unknown:3-3"]' in payload
+    assert topics.parse(topics.game_topic("table-2", 7), payload) == thrown
+    data = json.loads(payload)
+    for bad in (["2:button:1"], ["0:dice app:1"], ["0:button:7"], ["0:button:"], [0],
+                ["0:button:1-2 "], ["00:button:1"] * (topics.MAX_THROWS + 1)):
+        with pytest.raises(BadMessage, match="throws"):
+            topics.parse(topics.game_topic("table-2", 7),
+                         json.dumps({**data, "throws": bad}).encode())
+
+
+def test_a_game_too_long_with_its_throws_is_sent_without_them() -> None:
+    from datetime import datetime
+
+    from firmware_host.journal import PlayedGame, PlayerResult
+    from firmware_host.night.follow import as_game
+
+    when = datetime.fromisoformat(GAME.started)
+    played = PlayedGame(7, "dalmatian", {}, when, when,
+                        (PlayerResult(0, "Ann", 1, 1), PlayerResult(1, "Ben", 0, 2)))
+    few = (topics.Thrown(0, "serial", (1, 2, 3, 4, 5)),) * 10
+    many = few * 100
+    assert as_game("table-2", "Table 2", played, (), few).throws == few
+    assert as_game("table-2", "Table 2", played, (), many).throws == ()
+    assert len(topics.game_payload(as_game("table-2", "Table 2", played, (), few * 60))) <= \
+        topics.MAX_PAYLOAD
+
+
 @pytest.mark.parametrize(("topic", "payload", "problem"), [
     ("tc/table-2/game/8", topics.game_payload(GAME), "differs from its topic"),
     ("tc/table-2/game/07", topics.game_payload(GAME), "unknown topic"),

@@ -75,7 +75,11 @@ def test_every_message_a_publisher_sends_validates(journal: Journal) -> None:
         "mqttStatus", "mqttStatus", "mqttGame", "mqttGame", "mqttLive"]
     live = json.loads(sent[-1][1])
     assert live["dice"] and live["phase"] in ("roll", "move")  # a game in play, dice shown
-    assert len(json.loads(sent[2][1])["luck"]) == 3  # a game of Dalmatian: each player's
+    finished = json.loads(sent[2][1])
+    assert len(finished["luck"]) == 3  # a game of Dalmatian: each player's
+    throws = [text.split(":") for text in finished["throws"]]
+    assert [seat for seat, _, _ in throws[:3]] == ["0", "1", "2"]  # the opening, by seat
+    assert {source for _, source, _ in throws} == {"button"}
 
 
 def test_the_hubs_json_and_events_validate(journal: Journal, tmp_path: Path) -> None:
@@ -123,6 +127,7 @@ def test_the_schema_names_every_field_of_the_night_records() -> None:
                                                                   fields(topics.Game)}
     assert set(defs["result"]["properties"]) == {f.name for f in fields(topics.Player)}
     assert set(defs["luck"]["properties"]) == {f.name for f in fields(topics.Luck)}
+    assert set(defs["throw"]["properties"]) == {f.name for f in fields(topics.Thrown)}
 
 
 def test_what_the_wire_refuses_the_schema_refuses_too(journal: Journal) -> None:
