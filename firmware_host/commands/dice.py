@@ -30,13 +30,10 @@ from typing import Any
 from firmware_host.commands import Subparsers, add_command, add_journal_options, journal_to_read
 from firmware_host.commands.export import add_night_options, of_night, read_games
 from firmware_host.journal import SOURCES, UNKNOWN_SOURCE, Throw
-from firmware_host.league.fairness import Verdict, check, faces, totals
+from firmware_host.league.fairness import SOURCE_WORDS, Verdict, tests
 from games.core import DIE_FACES
 from games.words import count
 
-TOTALS_OF = (2, 3)  # dice in a throw whose totals a night can test
-SOURCE_WORDS = {"button": "the button roller", "manual": "dice typed in",
-                "serial": "the serial roller", UNKNOWN_SOURCE: "source unknown"}
 ORDER = (*SOURCES, UNKNOWN_SOURCE)
 
 
@@ -111,17 +108,6 @@ def by_source(thrown: Iterable[Throw]) -> dict[str, list[tuple[int, ...]]]:
     for throw in thrown:
         found.setdefault(throw.source, []).append(throw.dice)
     return {source: found[source] for source in ORDER if source in found}
-
-
-def tests(thrown: list[tuple[int, ...]]) -> dict[str, tuple[Verdict, Counter[int]]]:
-    """The faces test, and a totals test for each size of throw in :data:`TOTALS_OF`."""
-    seen = [die for dice in thrown for die in dice]
-    found = {"faces": (check(seen, faces(), "dice"), Counter(seen))}
-    for size in TOTALS_OF:
-        sums = [sum(dice) for dice in thrown if len(dice) == size]
-        if sums:
-            found[f"totals of {size} dice"] = (check(sums, totals(size)), Counter(sums))
-    return found
 
 
 def as_json(verdict: Verdict, counts: Counter[int]) -> dict[str, Any]:

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 
 SIDES = 6
+TOTALS_OF = (2, 3)  # dice in a throw whose totals a night can test
+SOURCE_WORDS = {"button": "the button roller", "manual": "dice typed in",
+                "serial": "the serial roller", "unknown": "source unknown"}
 LEVEL = 0.05  # p below this is "unusual"
 LEAST_EXPECTED = 5.0  # the least count any value must be expected to reach
 _EPS = 1e-15
@@ -120,3 +123,15 @@ def upper_gamma(a: float, x: float) -> float:
         if abs(step - 1) < _EPS:
             break
     return min(1.0, front * h)
+
+
+def tests(thrown: Sequence[tuple[int, ...]]) -> dict[str, tuple[Verdict, Counter[int]]]:
+    """The faces test of every die in ``thrown``, and a totals test for each size of throw
+    in :data:`TOTALS_OF` thrown at all; each with the counts it tested."""
+    seen = [die for dice in thrown for die in dice]
+    found = {"faces": (check(seen, faces(), "dice"), Counter(seen))}
+    for size in TOTALS_OF:
+        sums = [sum(dice) for dice in thrown if len(dice) == size]
+        if sums:
+            found[f"totals of {size} dice"] = (check(sums, totals(size)), Counter(sums))
+    return found

@@ -8,15 +8,19 @@ JavaScript or without.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
 from firmware_host.league.bgstats import create_play_link
+from firmware_host.league.fairness import SOURCE_WORDS, tests
 from firmware_host.night import urls
 from firmware_host.night.markup import EMPTY, Html, join, render
 from firmware_host.night.results import csv_text, night_record
 from firmware_host.night.store import Night, NightSummary, Table
 from firmware_host.night.topics import Game, SeatedTable, moment
+from games.core import DIE_FACES as FACES
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 DIE_WORDS = ("one", "two", "three", "four", "five", "six")
@@ -69,9 +73,10 @@ def night_page(night: Night, latest: bool) -> Html:
     now = render(' · <a href="/">Live page</a>') if latest else ""
     return document("Game night of " + night.night, render(
         '<main>\n{standings}\n{games}\n</main>\n<footer>Export: <a href="{base}.csv">CSV</a>'
-        ' · <a href="{base}.json">JSON</a> · <a href="{nights}">Every night</a>{now}</footer>',
+        ' · <a href="{base}.json">JSON</a> · <a href="{dice}">Dice</a> · '
+        '<a href="{nights}">Every night</a>{now}</footer>',
         standings=standings(night), games=games(night), base=base, nights=urls.NIGHTS,
-        now=now))
+        now=now, dice=urls.night_dice(night.night)))
 
 
 def nights_page(nights: list[NightSummary]) -> Html:
@@ -85,7 +90,8 @@ def nights_page(nights: list[NightSummary]) -> Html:
         '<p class="empty">No game has finished yet.</p>')
     return document("Every night", render(
         '<main>\n<section id="nights"><h2>Nights ({count})</h2>\n{listing}\n</section>\n'
-        '</main>\n<footer><a href="/">Live page</a></footer>', count=len(nights),
+        '</main>\n<footer><a href="{dice}">Every night\'s dice</a> · <a href="/">Live page</a>'
+        "</footer>", dice=urls.DICE, count=len(nights),
         listing=listing))
 
 
@@ -242,6 +248,64 @@ def game_page(game: Game) -> Html:
         start=started.strftime("%H:%M"), end=ended.strftime("%H:%M"),
         minutes=max(1, round((ended - started).total_seconds() / 60)), rows=rows, luck=luck,
         bgstats=create_play_link(game)))
+
+
+def dice_page(title: str, games: Sequence[Game]) -> Html:
+    """Were the dice fair? Every throw of ``games``, one table and one source of dice at a
+    time (a loaded die typed in must not hide behind a fair roller): the faces against a
+    fair die as a histogram, and the chi-square tests' words (:mod:`league.fairness`)."""
+    groups: dict[tuple[str, str], list[tuple[int, ...]]] = {}
+    for game in sorted(games, key=lambda g: (g.name.lower(), g.table)):
+        for source in SOURCE_WORDS:
+            dice = [t.dice for t in game.throws if t.source == source]
+            if dice:
+                groups.setdefault((game.name, source), []).extend(dice)
+    sections = join((dice_section(name, source, thrown)
+                     for (name, source), thrown in groups.items()), NEWLINE) or render(
+        '<p class="empty">No throw was sent with these games.</p>')
+    return document(title, render(
+        '<main>\n{sections}\n<p class="what">A fair die is flagged one time in twenty: '
+        '"unusual" is a reason to keep counting, not proof of a loaded die.</p>\n</main>\n'
+        '<footer><a href="{nights}">Every night</a> · <a href="/">Live page</a></footer>',
+        sections=sections, nights=urls.NIGHTS))
+
+
+def dice_section(table: str, source: str, thrown: list[tuple[int, ...]]) -> Html:
+    found = tests(thrown)
+    verdict, counts = found["faces"]
+    lines = join((render("<li>{name}: {verdict}</li>", name=name, verdict=str(verdict))
+                  for name, (verdict, _) in found.items()), NEWLINE)
+    return render('<section class="dice-report"><h2>{table}, {source}</h2>\n{chart}\n'
+                  "<ul>\n{lines}\n</ul></section>", table=table, source=SOURCE_WORDS[source],
+                  chart=histogram(counts, verdict.throws / len(FACES)), lines=lines)
+
+
+CHART_W, CHART_H, BAR_W, BAR_GAP, BAR_TOP = 240, 110, 30, 10, 80
+
+
+def histogram(counts: Counter[int], expected: float) -> Html:
+    """Each face's count as a bar, and a fair die's expected count as a dashed line (SVG:
+    no script, no request)."""
+    top = max([*counts.values(), expected, 1]) * 1.15
+    base = 14 + BAR_TOP
+
+    def height(value: float) -> int:
+        return round(value / top * BAR_TOP)
+
+    bars = join((render('<rect class="bar" x="{x}" y="{y}" width="{w}" height="{h}"/>'
+                        '<text x="{mid}" y="{above}">{count}</text>'
+                        '<text x="{mid}" y="{below}">{face}</text>',
+                        x=x, y=base - height(counts[face]), w=BAR_W, h=height(counts[face]),
+                        mid=x + BAR_W // 2, above=base - height(counts[face]) - 3,
+                        count=counts[face], below=base + 14, face=face)
+                 for face, x in zip(FACES, range(5, CHART_W, BAR_W + BAR_GAP),
+                                    strict=False)))
+    label = ", ".join(str(face) + ": " + str(counts[face]) for face in FACES)
+    return render('<svg class="histogram" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
+                  'role="img" aria-label="faces {label}; a fair die: {expected} each">{bars}'
+                  '<line class="expected" x1="0" x2="{w}" y1="{ey}" y2="{ey}"/></svg>',
+                  w=CHART_W, h=CHART_H, label=label, expected=round(expected, 1), bars=bars,
+                  ey=base - height(expected))
 
 
 def results(night: Night) -> dict[str, Html]:

@@ -63,6 +63,13 @@ class Site:
             return None if game is None else Reply(page.game_page(game).encode(), HTML)
         if urls.SHORT_PATH.fullmatch(path):
             return self._short(path)
+        if match := urls.NIGHT_DICE_PATH.fullmatch(path):
+            night = self.store.night(match[1])
+            return None if not night.games else Reply(
+                page.dice_page("Dice of " + night.night, night.games).encode(), HTML)
+        if path == urls.DICE:
+            return Reply(page.dice_page("Dice of every night", self.store.every_game())
+                         .encode(), HTML)
         return None
 
     def _short(self, path: str) -> Reply | None:

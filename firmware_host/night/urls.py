@@ -15,6 +15,8 @@ from firmware_host.night.topics import SHORT
 NIGHTS = "/nights"
 _DATE = r"\d{4}-\d{2}-\d{2}"
 NIGHT_PATH = re.compile(rf"/nights/({_DATE})(\.json|\.csv)?")
+NIGHT_DICE_PATH = re.compile(rf"/nights/({_DATE})/dice")
+DICE = "/dice"  # every night's dice
 GAME_PATH = re.compile(rf"/nights/({_DATE})/([a-z0-9-]{{1,32}})/([1-9]\d{{0,8}})")
 # a game's short address, which its table shows as a QR code (topics.short_path)
 SHORT_PATH = re.compile(re.escape(SHORT) + "[a-z2-7]{8}")
@@ -26,3 +28,7 @@ def night(date: str) -> str:
 
 def game(date: str, table: str, game_id: int) -> str:
     return f"{NIGHTS}/{date}/{table}/{game_id}"
+
+
+def night_dice(date: str) -> str:
+    return f"{NIGHTS}/{date}/dice"
