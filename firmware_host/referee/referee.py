@@ -240,6 +240,9 @@ class Referee:
             return
         table = self.table
         assert table is not None
+        if control is Control.BACK and table.message is None and table.told is not None:
+            table.told = None  # BACK on what a throw did closes it, as on any message
+            return
         table.told = None  # what the last throw did is read: this press is not spent on it
         if table.message is not None and control in CLEARS:
             table.message = None  # the notice covers the choices: the first press clears it

@@ -137,8 +137,8 @@ def _draw_legend(canvas: Canvas, game: SequenceDice, chips: tuple[int | None, ..
                  top: int) -> None:
     """Each colour in play: its pattern, its name (the chips on the table are coloured,
     and messages name colours: "put a blue chip on B3") and its longest run, ``run 3``;
-    the colour of the player named in the band inverted, as other screens mark the player
-    to move."""
+    the colour of the player named in the band inverted beside its chip, as other screens
+    mark the player to move."""
     scores = _scores(game, chips)
     entries = []
     for colour in range(len(COLOURS)):
@@ -158,9 +158,9 @@ def _legend(entries: tuple[tuple[int, str], ...], playing: int | None) -> tuple[
     width = canvas.width - PANEL
     for colour, run in entries:
         y, on = colour * LINE, colour != playing
+        draw_chip(canvas, 1, y + 1, colour)  # as on the board: a filled chip never hollow
         if not on:
-            canvas.fill(0, y, width, LINE)
-        draw_chip(canvas, 1, y + 1, colour, on)
+            canvas.fill(CHIP + 2, y, width - CHIP - 2, LINE)
         canvas.text(CHIP + 4, y + 1, COLOURS[colour], on=on)
         canvas.text_right(width - 2, y + 1, run, on=on)
     return canvas.cut(0, 0, width, len(COLOURS) * LINE)

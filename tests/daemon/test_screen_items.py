@@ -188,7 +188,7 @@ def test_the_sequence_legend_follows_a_game_drawn_as_it_is_played() -> None:
             label = Canvas()
             top = legend + line * LINE
             playing = turn is not None and game.colour(turn) == line  # its row inverted
-            label.fill(0, top - 1, 128, LINE, on=playing)
+            label.fill(60, top - 1, 68, LINE, on=playing)
             right = label.text_right(126, top, f"run {run}", on=not playing)
             box = (right, top, 128, top + 7)
             assert frame.crop(box).tobytes() == label.to_image().crop(box).tobytes(), run

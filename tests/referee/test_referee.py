@@ -475,6 +475,11 @@ def test_a_throw_with_no_move_says_so_and_a_press_is_not_spent_on_it(tmp_path: P
         assert view.message == "Ann threw 4: no move; Ben's turn"  # type: ignore[union-attr]
         view = table.press(Control.SELECT)  # gone, and SELECT did what it does: dice entry
         assert isinstance(view, DiceEntryView)
+        table.press(Control.BACK)
+        view = table.send(DiceRolled((2,), "serial"))
+        assert view.message == "Ben threw 2: no move; Ann's turn"  # type: ignore[union-attr]
+        view = table.press(Control.BACK)  # closes what the throw did, and only that
+        assert isinstance(view, GameView) and view.message is None
 
 
 def test_a_centennial_throw_is_shown_by_the_board_not_said_over_it(tmp_path: Path) -> None:
