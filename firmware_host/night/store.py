@@ -18,6 +18,7 @@ later night had begun (a game started at 05:50 that ended at 06:10).
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 import time
@@ -274,7 +275,7 @@ class Store:
             tonight = self.tonight or self.latest
             shown = night or tonight
             games = self._games_of(shown)
-            tables = sorted(self.tables.values(), key=lambda t: _name(t).lower()) if (
+            tables = sorted(self.tables.values(), key=_shown_order) if (
                 shown == tonight) else []
             names = self.roster.shown_as(p.name for g in games for p in g.players)
             return Night(shown, tuple(self._copy(t) for t in tables), tuple(games),
@@ -337,6 +338,12 @@ def _kept(topic: str, payload: bytes) -> Message | None:
 
 def _name(table: Table) -> str:
     return table.live.name if table.live is not None else table.id
+
+
+def _shown_order(table: Table) -> list[tuple[int, str]]:
+    """Tables by name as people count them: "Table 2" before "Table 10", case aside."""
+    return [(int(run), "") if run.isdigit() else (-1, run)
+            for run in re.findall(r"\d+|\D+", _name(table).lower())]
 
 
 def _without_time(live: Live) -> Live:

@@ -93,6 +93,14 @@ def test_the_store_keeps_each_game_once_whatever_the_order(tmp_path: Path) -> No
     assert (again.night().night, again.night().games) == ("2026-01-01", ())
 
 
+def test_tables_are_listed_as_people_count_them(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "night.sqlite3")
+    for table in ("Table-10", "table-2", "kitchen", "Table-1"):
+        store.apply(Status(table, True))
+    assert [t.id for t in store.night().tables] == ["kitchen", "Table-1", "table-2", "Table-10"]
+    store.close()
+
+
 def test_a_game_taken_back_is_dropped_and_stale_messages_are_ignored(tmp_path: Path) -> None:
     clock = FakeClock()
     journal = Journal.open(tmp_path / "journal.sqlite3", clock)
