@@ -679,7 +679,8 @@ class Journal:
         (:data:`UNKNOWN_SOURCE` for a throw journaled before sources were noted)."""
         with sqlite_errors(self.path):
             rows = self._db.execute("SELECT action, source FROM actions WHERE game_id = ? "
-                                    "ORDER BY seq", (game.id,)).fetchall()
+                                    "AND action LIKE 'roll%' ORDER BY seq",
+                                    (game.id,)).fetchall()
         found = []
         for text, source in rows:
             roll = Roll.parse(text)

@@ -8,11 +8,9 @@ in the journal and in ``export``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
 from firmware_host.journal import UNKNOWN_SOURCE, Journal, PlayedGame, Throw
@@ -38,14 +36,16 @@ class Snapshot:
     games: tuple[Game, ...]
 
 
-def snapshot(journal: Journal, table: str, name: str, now: datetime) -> Snapshot:
-    """The table ``table`` (named ``name``) as ``journal`` holds it at ``now``."""
+def snapshot(journal: Journal, table: str, name: str, now: datetime,
+             worked: WorkedOut | None = None) -> Snapshot:
+    """The table ``table`` (named ``name``) as ``journal`` holds it at ``now``; what is
+    worked out from its finished games is kept in ``worked`` (the publisher's) for the
+    next."""
     journal.reload()
     played = journal.finished_games()
     tonight = [game for game in played if game.night == played[-1].night] if played else []
-    games = tuple(as_game(table, name, game, *worked_out(game, journal.actions(game),
-                                                         journal.throws(game)))
-                  for game in tonight)
+    known = worked if worked is not None else WorkedOut()
+    games = tuple(known.game(journal, table, name, game) for game in tonight)
     finished = tuple(game.id for game in games)
     at = now.isoformat(timespec="milliseconds")
     state = journal.resume()
@@ -109,25 +109,40 @@ def as_game(table: str, name: str, game: PlayedGame, luck: tuple[Luck, ...] = ()
     return made
 
 
-def worked_out(game: PlayedGame, actions: Sequence[str], thrown: Sequence[Throw]
-               ) -> tuple[tuple[Luck, ...], tuple[Thrown, ...]]:
+Worked = tuple[tuple[Luck, ...], tuple[Thrown, ...]]
+
+
+class WorkedOut:
+    """Each finished game's message with what is :func:`worked_out` from its actions, made
+    once: a snapshot is made at every action, and a finished game's actions do not change
+    (one taken back and finished again has a new end)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[str, str, int, datetime], Game] = {}
+
+    def game(self, journal: Journal, table: str, name: str, game: PlayedGame) -> Game:
+        key = (table, name, game.id, game.ended)
+        if key not in self._kept:
+            self._kept[key] = as_game(table, name, game, *worked_out(
+                game, journal.actions(game), journal.throws(game)))
+        return self._kept[key]
+
+
+def worked_out(game: PlayedGame, actions: Sequence[str], thrown: Sequence[Throw]) -> Worked:
     """What the table works out from a finished game's actions for the hub, which gets no
     actions: each player's luck in a game of Dalmatian, and every throw with who threw
-    (found by playing the game again) and its source. Once per game: a snapshot is made at
-    every action."""
-    names = tuple(p.name for p in sorted(game.players, key=lambda p: p.seat))
-    options = json.dumps(game.options, sort_keys=True)
-    luck = _luck(names, options, tuple(actions)) if game.game == Dalmatian.NAME else ()
-    return luck, _throws(game.game, names, options, tuple(actions),
-                         tuple(throw.source for throw in thrown))
+    (found by playing the game again) and its source."""
+    names = [p.name for p in sorted(game.players, key=lambda p: p.seat)]
+    luck = _luck(names, game.options, actions) if game.game == Dalmatian.NAME else ()
+    return luck, _throws(game.game, names, game.options, actions,
+                         [throw.source for throw in thrown])
 
 
-@lru_cache(maxsize=64)
-def _throws(name: str, names: tuple[str, ...], options: str, actions: tuple[str, ...],
-            sources: tuple[str, ...]) -> tuple[Thrown, ...]:
+def _throws(name: str, names: list[str], options: dict[str, Any], actions: Sequence[str],
+            sources: Sequence[str]) -> tuple[Thrown, ...]:
     cls = game_class(name)
     try:
-        state = cls.replay(cls.make_setup(None, list(names), json.loads(options)), ())
+        state = cls.replay(cls.make_setup(None, names, options), ())
         found = []
         given = iter(sources)
         for text in actions:
@@ -143,9 +158,9 @@ def _throws(name: str, names: tuple[str, ...], options: str, actions: tuple[str,
     return tuple(found)
 
 
-@lru_cache(maxsize=64)
-def _luck(names: tuple[str, ...], options: str, actions: tuple[str, ...]) -> tuple[Luck, ...]:
-    setup = Dalmatian.make_setup(None, list(names), json.loads(options))
+def _luck(names: list[str], options: dict[str, Any], actions: Sequence[str]
+          ) -> tuple[Luck, ...]:
+    setup = Dalmatian.make_setup(None, names, options)
     try:
         players = by_player(setup, turns(setup, actions))
     except GameError:  # the journal's hashes hold, so the rules changed since: no report

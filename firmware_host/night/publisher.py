@@ -28,7 +28,7 @@ import paho.mqtt.client as paho
 from firmware_host import next_round
 from firmware_host.journal import Journal
 from firmware_host.night import topics
-from firmware_host.night.follow import Snapshot, snapshot
+from firmware_host.night.follow import Snapshot, WorkedOut, snapshot
 from firmware_host.night.mqtt import Link
 
 log = logging.getLogger("table_companion.publish")
@@ -49,6 +49,7 @@ class Publisher:
         self.name = name
         self.clock = clock
         self.sent: dict[str, bytes] = {}
+        self.worked = WorkedOut()  # the finished games' luck and throws, worked out once
         self._resend = threading.Event()
         self._resend.set()  # the link may have connected before there was a journal
         self.next_round = next_round.beside(journal.path)
@@ -92,7 +93,7 @@ class Publisher:
                 if now != version:
                     version = now
                     if not self.publish(snapshot(self.journal, self.table, self.name,
-                                                 self.clock())):
+                                                 self.clock(), self.worked)):
                         version = None  # not everything went out: look again next time
                 if time.monotonic() - beat >= self.link.keepalive / 2:
                     beat = time.monotonic()
