@@ -10,6 +10,11 @@ table (the hub coalesces): reported are the latency of every update a stream saw
 to arrival), how many it saw, whether every stream ended with every table's last update,
 and the hub's RSS and CPU and the broker's RSS. Targets: p99 <= 500 ms, every table's last update at
 every stream, hub RSS <= 60 MB.
+
+``--nights N`` measures twice: with a fresh store, then with a store that holds N earlier
+nights (:func:`past_nights`: a busy league's games, each with its luck and throws), where the
+hub's p99 and RSS may grow by at most :data:`MOST_GROWTH`; after the second run the league's
+pages are asked for once (every player rated), and the RSS after that is reported too.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import random
 import re
 import resource
 import selectors
@@ -29,7 +35,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from multiprocessing import connection
 from pathlib import Path
 from typing import Any
@@ -39,6 +45,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.night import topics
 from firmware_host.night.broker import HUB_USER, LocalBroker, free_port
+from firmware_host.night.store import Store
 
 TARGET_P99_MS = 500
 TARGET_HUB_RSS_MB = 60
@@ -46,6 +53,8 @@ MARK = re.compile(rb'"id":"table-(\d+)".*?Last: u(\d+)t(\d+)')
 BUCKET_MS = 10_000  # latencies are counted per millisecond up to this
 SETTLE_S = 5.0  # after the last update, for every stream to have every table's
 PRIORITY = -10  # as root: the hub's and the streams' reader's, over other work on the machine
+MOST_GROWTH = 0.20  # of p99 and RSS, from a fresh store to one with --nights earlier nights
+PAST_TABLES, PAST_GAMES, PAST_PLAYERS = 10, 6, 12  # a past night: its tables, games a table
 
 
 def rss_mb(pid: int) -> float:
@@ -186,18 +195,79 @@ def cores() -> tuple[list[str], set[int]]:
     return [*first, "taskset", "-c", str(available[0])], set(available[1:])
 
 
+def past_nights(path: Path, nights: int) -> int:
+    """``nights`` evenings before today into the hub's file at ``path``, as a hub would have
+    kept them: at each of :data:`PAST_TABLES` tables :data:`PAST_GAMES` games of Dalmatian
+    among four of :data:`PAST_PLAYERS` regulars, each with its luck and 60 throws. The
+    number of games."""
+    rng = random.Random(nights)
+    store = Store.open(path)
+    names = [f"Player {n}" for n in range(1, PAST_PLAYERS + 1)]
+    count = 0
+    for back in range(nights, 0, -1):
+        night = (datetime.now(UTC) - timedelta(days=back)).date().isoformat()
+        for table in range(1, PAST_TABLES + 1):
+            table_id = f"past-{table}"
+            ids = []
+            for number in range(1, PAST_GAMES + 1):
+                game_id = count + 1
+                players = rng.sample(names, 4)
+                scores = [rng.randint(10, 40) for _ in players]
+                payload = json.dumps({
+                    "v": 1, "name": f"Past {table}", "id": game_id, "game": "Dalmatian",
+                    "started": f"{night}T{17 + number}:00:00+00:00",
+                    "ended": f"{night}T{17 + number}:40:00+00:00", "night": night,
+                    "players": [{"seat": seat, "name": name, "score": score,
+                                 "place": 1 + sum(other > score for other in scores)}
+                                for seat, (name, score) in enumerate(zip(players, scores,
+                                                                         strict=True))],
+                    "luck": [{"seat": seat, "luck": rng.randint(-500, 500),
+                              "decisions": rng.randint(0, 300)} for seat in range(4)],
+                    "throws": [f"{n % 4}:button:" + "-".join(
+                        str(rng.randint(1, 6)) for _ in range(rng.randint(1, 5)))
+                        for n in range(60)]}).encode()
+                store.apply(topics.parse(topics.game_topic(table_id, game_id), payload))
+                ids.append(game_id)
+                count += 1
+            store.apply(topics.Live(table_id, f"Past {table}", "", (), "", "idle", (), (), "",
+                                    0, tuple(ids), f"{night}T23:59:00+00:00"))
+    store.close()
+    return count
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--rate", type=float, default=5.0, help="live updates a second a table")
     parser.add_argument("--clients", type=int, default=1000, help="SSE streams")
+    parser.add_argument("--nights", type=int, default=0,
+                        help="measure again with this many earlier nights in the store")
     args = parser.parse_args()
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per stream
+    fresh = once(args, 0)
+    if not args.nights:
+        print(json.dumps(fresh, indent=2))
+        return 0 if fresh["ok"] else 1
+    kept = once(args, args.nights)
+    growth = {
+        "p99": kept["latency_ms"]["p99"] / max(1.0, fresh["latency_ms"]["p99"] or 1.0) - 1,
+        "rss": kept["hub"]["rss_mb_peak"] / fresh["hub"]["rss_mb_peak"] - 1}
+    result = {"bench": "night-store", "nights": args.nights, "fresh": fresh, "kept": kept,
+              "growth": {key: round(value, 3) for key, value in growth.items()},
+              "goal_growth": MOST_GROWTH,
+              "ok": fresh["ok"] and kept["ok"] and all(v <= MOST_GROWTH for v in growth.values())}
+    print(json.dumps(result, indent=2))
+    return 0 if result["ok"] else 1
+
+
+def once(args: argparse.Namespace, nights: int) -> dict[str, Any]:
+    """One measurement, with ``nights`` earlier nights in the hub's store."""
     ids = [f"table-{n}" for n in range(1, args.tables + 1)]
     pin, rest = cores()
     with tempfile.TemporaryDirectory() as folder:
+        stored = past_nights(Path(folder) / "night.sqlite3", nights) if nights else 0
         broker = LocalBroker(Path(folder), [HUB_USER, *ids])
         broker.start()
         port = free_port()
@@ -208,7 +278,11 @@ def main() -> int:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.sched_setaffinity(0, rest)  # the tables and the phones stay off the hub's core
         try:
-            return run(args, ids, broker, hub, port, pin="taskset" in pin, rest=rest)
+            result = run(args, ids, broker, hub, port, pin="taskset" in pin, rest=rest)
+            result["stored_games"] = stored
+            if nights:
+                result["hub"].update(league_pages(port, hub.pid))
+            return result
         finally:
             hub.terminate()
             hub.wait(timeout=10)
@@ -216,7 +290,7 @@ def main() -> int:
 
 
 def run(args: argparse.Namespace, ids: list[str], broker: LocalBroker,
-        hub: subprocess.Popen[bytes], port: int, pin: bool, rest: set[int]) -> int:
+        hub: subprocess.Popen[bytes], port: int, pin: bool, rest: set[int]) -> dict[str, Any]:
     deadline = time.monotonic() + 10
     while True:
         try:
@@ -308,8 +382,22 @@ def run(args: argparse.Namespace, ids: list[str], broker: LocalBroker,
         },
     }
     result["ok"] = all(goal["ok"] for goal in result["goals"].values())
-    print(json.dumps(result, indent=2))
-    return 0 if result["ok"] else 1
+    return result
+
+
+def league_pages(port: int, pid: int) -> dict[str, float]:
+    """The league's pages asked for once (every game of every night rated), a player's
+    page, and the hub's RSS after."""
+    started = time.monotonic()
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/players", timeout=120) as reply:
+        reply.read()
+    first = time.monotonic() - started
+    started = time.monotonic()
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/players/player-1", timeout=60) as reply:
+        reply.read()
+    return {"league_first_s": round(first, 2),
+            "player_page_s": round(time.monotonic() - started, 3),
+            "rss_mb_after_league": round(rss_mb(pid), 1)}
 
 
 if __name__ == "__main__":

@@ -41,8 +41,9 @@ def page(night: Night) -> Html:
         '<select id="mine"><option value="">none</option></select></p>\n'
         '<div id="news" class="news" role="log" aria-live="polite" aria-label="News"></div>\n'
         '<div id="main">\n{main}\n</div>\n</main>\n<footer>Export: <a href="/night.csv">CSV'
-        '</a> · <a href="/night.json">JSON</a> · <a href="{nights}">Every night</a></footer>',
-        main=main(night), nights=urls.NIGHTS), live=True)
+        '</a> · <a href="/night.json">JSON</a> · <a href="{nights}">Every night</a> · '
+        '<a href="{players}">Players</a></footer>',
+        main=main(night), nights=urls.NIGHTS, players=urls.PLAYERS), live=True)
 
 
 def document(title: str, body: Html, live: bool = False) -> Html:
@@ -90,8 +91,9 @@ def nights_page(nights: list[NightSummary]) -> Html:
         '<p class="empty">No game has finished yet.</p>')
     return document("Every night", render(
         '<main>\n<section id="nights"><h2>Nights ({count})</h2>\n{listing}\n</section>\n'
-        '</main>\n<footer><a href="{dice}">Every night\'s dice</a> · <a href="/">Live page</a>'
-        "</footer>", dice=urls.DICE, count=len(nights),
+        '</main>\n<footer><a href="{dice}">Every night\'s dice</a> · '
+        '<a href="{players}">Players</a> · <a href="/">Live page</a></footer>',
+        dice=urls.DICE, players=urls.PLAYERS, count=len(nights),
         listing=listing))
 
 

@@ -12,8 +12,11 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
+from urllib.parse import unquote
 
-from firmware_host.night import page, topics, urls
+from firmware_host.league.league import League, extended
+from firmware_host.league.roster import Roster
+from firmware_host.night import page, players, topics, urls
 from firmware_host.night.store import Night, Store
 
 JSON = "application/json"
@@ -47,6 +50,17 @@ class Site:
         self.store = store
         self.night = night
         self.rejected = rejected
+        self._league = League(Roster())
+        self._league_version = -1
+
+    def league(self) -> League:
+        """Every night's games by player, with ratings: games that ended since last time
+        are rated on, and a change of the roster or of an older game rates all again."""
+        version = self.store.version
+        if version != self._league_version:
+            self._league = extended(self._league, self.store.every_game(), self.store.roster)
+            self._league_version = version
+        return self._league
 
     def get(self, path: str) -> Reply | None:
         """The answer to a GET of ``path``, or None if there is nothing there."""
@@ -70,7 +84,25 @@ class Site:
         if path == urls.DICE:
             return Reply(page.dice_page("Dice of every night", self.store.every_game())
                          .encode(), HTML)
+        if path == urls.PLAYERS:
+            return Reply(players.players_page(self.league()).encode(), HTML)
+        if path == urls.LEAGUE_JSON:
+            return Reply(_json(players.league_json(self.league())), JSON)
+        if path == urls.LEAGUE_CSV:
+            return download(players.league_csv(self.league()), CSV, "league.csv")
+        if path.startswith(urls.PLAYERS + "/"):
+            return self._player(unquote(path.removeprefix(urls.PLAYERS + "/")))
         return None
+
+    def _player(self, rest: str) -> Reply | None:
+        """A player's page, or with ``.json`` their record, by id (one the league does not
+        hold is not found: the path is only ever a key)."""
+        player = self.league().players.get(rest.removesuffix(".json"))
+        if player is None:
+            return None
+        if rest.endswith(".json"):
+            return Reply(_json(players.player_json(player)), JSON)
+        return Reply(players.player_page(player).encode(), HTML)
 
     def _short(self, path: str) -> Reply | None:
         """The game a table's QR code names, by its short address: the latest to end, should

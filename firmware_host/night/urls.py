@@ -3,7 +3,9 @@
 A night's address is its date (``/nights/2026-11-24``), with ``.json`` or ``.csv`` after it
 for its export; a finished game's is its night's, its table id and its game id
 (``/nights/2026-11-24/table-2/7``): a table's game ids are its journal's, unique for the
-table, and the night keeps two journals of one table name apart.
+table, and the night keeps two journals of one table name apart. A player's page is
+``/players/<id>`` (:func:`firmware_host.league.roster.player_id`), ``.json`` after it for
+their record; ``/players`` ranks them, ``/league.json`` and ``/league.csv`` export it all.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import re
 from firmware_host.night.topics import SHORT
 
 NIGHTS = "/nights"
+PLAYERS = "/players"
+LEAGUE_JSON, LEAGUE_CSV = "/league.json", "/league.csv"
 _DATE = r"\d{4}-\d{2}-\d{2}"
 NIGHT_PATH = re.compile(rf"/nights/({_DATE})(\.json|\.csv)?")
 NIGHT_DICE_PATH = re.compile(rf"/nights/({_DATE})/dice")
@@ -32,3 +36,8 @@ def game(date: str, table: str, game_id: int) -> str:
 
 def night_dice(date: str) -> str:
     return f"{NIGHTS}/{date}/dice"
+
+
+def player(player_id: str) -> str:
+    """A player's page; ``player_id`` as it goes in a path (percent-encoded if need be)."""
+    return f"{PLAYERS}/{player_id}"

@@ -265,6 +265,7 @@ class Hub:
     tool: Tool | None = None
     env: dict[str, str] = field(default_factory=dict)
     files: int = 0  # the hub's open-files limit (0: this process's)
+    args: tuple[str, ...] = ()  # more of the hub's options
 
     @property
     def url(self) -> str:
@@ -275,7 +276,7 @@ class Hub:
         self.tool = Tool(["hub", "--broker", self.broker.url, "--user", HUB_USER,
                           "--password-file", str(password), "--listen",
                           f"127.0.0.1:{self.port}", "--db", str(self.folder / "night.sqlite3"),
-                          "--keepalive", str(KEEPALIVE_S)], self.folder / "hub.log",
+                          "--keepalive", str(KEEPALIVE_S), *self.args], self.folder / "hub.log",
                          env=self.env, files=self.files).start()
         until(self._serving, 10, "the hub serving its page")
         return self

@@ -34,7 +34,8 @@ from games.dalmatian import Dalmatian
 
 OBSERVER = "observer"
 # every JSON the hub's pages link to, by the schema's kind of record it is
-JSON_KINDS = {r"/night\.json": "hubNight", r"/nights/\d{4}-\d{2}-\d{2}\.json": "hubNight"}
+JSON_KINDS = {r"/night\.json": "hubNight", r"/nights/\d{4}-\d{2}-\d{2}\.json": "hubNight",
+              r"/league\.json": "hubLeague", r"/players/[^/]+\.json": "hubPlayer"}
 MOST_PAGES = 60
 
 

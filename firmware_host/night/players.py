@@ -1,0 +1,238 @@
+"""The league's pages: every player ranked by rating, and a page per player.
+
+A player's page has their games and wins by game and by night, their rating over time (an
+SVG line, no script), their luck and decisions in Dalmatian (the hundredths the tables sent
+with each game) and the dice they threw (a histogram and the fairness words of
+:mod:`league.fairness`). Every value goes through :func:`markup.render`, as on the night's
+page; the league's exports are JSON and CSV.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from typing import Any
+from urllib.parse import quote
+
+from firmware_host.league.fairness import tests
+from firmware_host.league.league import Appearance, League, Player
+from firmware_host.league.ratings import PROVISIONAL_GAMES, Rating
+from firmware_host.night import urls
+from firmware_host.night.markup import Html, join, render
+from firmware_host.night.page import NEWLINE, document, histogram
+from firmware_host.night.results import COLUMNS, rows
+from games.core import DIE_FACES
+
+CHART_W, CHART_H, PAD = 320, 120, 24
+
+
+def href(player: Player) -> str:
+    return urls.player(quote(player.id, safe=""))
+
+
+def shown(rating: Rating) -> str:
+    """``12.3``, or ``12.3 (provisional)`` below enough games."""
+    value = f"{rating.shown:.1f}"
+    return value + " (provisional)" if rating.provisional else value
+
+
+def players_page(league: League) -> Html:
+    """Every player by rating (the provisional after), with games and wins."""
+    rows_ = join((render('<tr><td>{rank}</td><td><a href="{href}">{name}</a></td>'
+                         "<td>{rating}</td><td>{wins}</td><td>{games}</td></tr>", rank=rank,
+                         href=href(p), name=p.name, rating=shown(p.rating),
+                         wins=sum(a.won for a in p.appearances), games=len(p.appearances))
+                  for rank, p in enumerate(league.ranked(), start=1)), NEWLINE)
+    table = render('<table><thead><tr><th>#</th><th>Player</th>'
+                   '<th title="mu - 3 sigma: grows as the rating grows sure">Rating</th>'
+                   "<th>Won</th><th>Games</th></tr></thead><tbody>\n{rows}\n</tbody></table>",
+                   rows=rows_) if rows_ else render('<p class="empty">No game yet.</p>')
+    return document("Players", render(
+        '<main>\n<section id="league"><h2>League, every night</h2>\n{table}\n'
+        '<p class="what">Ratings are openskill\'s Plackett-Luce over each game\'s finishing '
+        "order (partners as a team, ties as ties), shown as mu - 3 sigma; provisional below "
+        "{least} games.</p></section>\n</main>\n<footer>Export: "
+        '<a href="/league.csv">CSV</a> · <a href="/league.json">JSON</a> · '
+        '<a href="{nights}">Every night</a> · <a href="/">Live page</a></footer>',
+        table=table, least=PROVISIONAL_GAMES, nights=urls.NIGHTS))
+
+
+def player_page(player: Player) -> Html:
+    games = player.appearances
+    return document(player.name, render(
+        '<main>\n<section id="rating"><h2>Rating: {rating}</h2>\n{chart}\n{by_game}</section>\n'
+        '<section id="nights"><h2>By night</h2>\n{by_night}</section>\n'
+        '<section id="luck"><h2>Dalmatian: luck and decisions</h2>\n{luck}</section>\n'
+        '<section id="dice"><h2>Dice seen</h2>\n{dice}</section>\n'
+        '<section id="games"><h2>Games ({count})</h2>\n<ol reversed>\n{items}\n</ol></section>'
+        "\n</main>\n<footer>{names}Export: <a href=\"{json}\">JSON</a> · "
+        '<a href="{players}">Players</a> · <a href="/">Live page</a></footer>',
+        rating=shown(player.rating), chart=rating_chart(games), by_game=by_game(player),
+        by_night=by_night(games), luck=luck(games), dice=dice(games), count=len(games),
+        items=join((game_item(a) for a in reversed(games)), NEWLINE),
+        names=written(player), json=href(player) + ".json", players=urls.PLAYERS))
+
+
+def written(player: Player) -> Html:
+    names = [n for n in dict.fromkeys(a.name for a in player.appearances) if n != player.name]
+    return render("Tables also wrote: {names}. ", names=", ".join(names)) if names else render(
+        "")
+
+
+def by_game(player: Player) -> Html:
+    """Games, wins and the rating of each game the player played."""
+    titles = dict.fromkeys(a.game.game for a in player.appearances)
+    rows_ = join((render("<tr><td>{game}</td><td>{wins}</td><td>{games}</td>"
+                         "<td>{rating}</td></tr>", game=title,
+                         wins=sum(a.won for a in player.appearances if a.game.game == title),
+                         games=sum(a.game.game == title for a in player.appearances),
+                         rating=shown(player.by_game.get(title, Rating())))
+                  for title in titles), NEWLINE)
+    return render('<table class="plain"><thead><tr><th>Game</th><th>Won</th><th>Games</th>'
+                  "<th>Rating</th></tr></thead><tbody>\n{rows}\n</tbody></table>", rows=rows_)
+
+
+def by_night(games: list[Appearance]) -> Html:
+    nights = dict.fromkeys(a.game.night for a in reversed(games))
+    rows_ = join((render('<tr><td><a href="{href}">{night}</a></td><td>{wins}</td>'
+                         "<td>{games}</td></tr>", href=urls.night(night), night=night,
+                         wins=sum(a.won for a in games if a.game.night == night),
+                         games=sum(a.game.night == night for a in games))
+                  for night in nights), NEWLINE)
+    return render('<table class="plain"><thead><tr><th>Night</th><th>Won</th><th>Games</th>'
+                  "</tr></thead><tbody>\n{rows}\n</tbody></table>", rows=rows_)
+
+
+def game_item(a: Appearance) -> Html:
+    return render('<li><a class="what" href="{href}">{game} · {table} · {night}</a><br>'
+                  "{place} of {players}, {score} points{rating}</li>",
+                  href=urls.game(a.game.night, a.game.table, a.game.id), game=a.game.game,
+                  table=a.game.name, night=a.game.night, place=ordinal(a.place),
+                  players=len(a.game.players), score=a.score,
+                  rating=render("; rating {r}", r=shown(a.overall)) if a.overall else "")
+
+
+def ordinal(place: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``."""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def rating_chart(games: list[Appearance]) -> Html:
+    """The shown rating after each rated game, as a line from the start (0), with the
+    lowest and highest values labelled (SVG: no script, no request)."""
+    values = [0.0] + [a.overall.shown for a in games if a.overall is not None]
+    if len(values) < 2:
+        return render('<p class="empty">No rated game yet.</p>')
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    step = (CHART_W - 2 * PAD) / (len(values) - 1)
+    points = " ".join(f"{PAD + i * step:.1f},{PAD + (high - v) / span * (CHART_H - 2 * PAD):.1f}"
+                      for i, v in enumerate(values))
+    return render('<svg class="rating-chart" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
+                  'role="img" aria-label="rating over {games} games: from 0 to {last}, '
+                  'lowest {low}, highest {high}"><polyline class="line" points="{points}"/>'
+                  '<text x="2" y="{top}">{high}</text><text x="2" y="{bottom}">{low}</text>'
+                  '<text x="{right}" y="{bottom}" text-anchor="end">{games} games</text>'
+                  "</svg>", w=CHART_W, h=CHART_H, games=len(values) - 1,
+                  last=f"{values[-1]:.1f}", low=f"{low:.1f}", high=f"{high:.1f}",
+                  points=points, top=PAD - 6, bottom=CHART_H - 6, right=CHART_W - 2)
+
+
+def luck_of(games: list[Appearance]) -> list[tuple[Appearance, int, int]]:
+    """Each Dalmatian game's luck and decisions of the player, in hundredths of a point."""
+    found = []
+    for a in games:
+        mine = [x for x in a.game.luck if x.seat == a.seat]
+        if mine:
+            found.append((a, mine[0].luck, mine[0].decisions))
+    return found
+
+
+def luck(games: list[Appearance]) -> Html:
+    found = luck_of(games)
+    if not found:
+        return render('<p class="empty">No game of Dalmatian yet.</p>')
+    total = render("<p>In all {count} games: {line}</p>", count=len(found), line=words(
+        sum(x[1] for x in found), sum(x[2] for x in found)))
+    nights = dict.fromkeys(a.game.night for a, _, _ in reversed(found))
+    per_night = join((render("<li>{night}: {line}</li>", night=night, line=words(
+        sum(x[1] for x in found if x[0].game.night == night),
+        sum(x[2] for x in found if x[0].game.night == night))) for night in nights), NEWLINE)
+    return render('{total}\n<ul>\n{nights}\n</ul>\n<p class="what">Luck is the score less '
+                  "what the choices were worth on average; decisions, the expected points "
+                  "the choices gave away against the best ones.</p>", total=total,
+                  nights=per_night)
+
+
+def words(luck_: int, decisions: int) -> str:
+    """``+3.1 luck, -0.4 decisions`` from hundredths, as the game's page says it."""
+    return f"{luck_ / 100:+.1f} luck, {-decisions / 100:+.1f} decisions"
+
+
+def thrown(games: list[Appearance]) -> list[tuple[int, ...]]:
+    return [t.dice for a in games for t in a.game.throws if t.seat == a.seat]
+
+
+def dice(games: list[Appearance]) -> Html:
+    mine = thrown(games)
+    if not mine:
+        return render('<p class="empty">No throw was sent with these games.</p>')
+    found = tests(mine)
+    verdict, counts = found["faces"]
+    lines = join((render("<li>{name}: {verdict}</li>", name=name, verdict=str(v))
+                  for name, (v, _) in found.items()), NEWLINE)
+    return render("{chart}\n<ul>\n{lines}\n</ul>", chart=histogram(
+        counts, verdict.throws / len(DIE_FACES)), lines=lines)
+
+
+def player_json(player: Player) -> dict[str, Any]:
+    """A player's record for ``/players/ID.json``."""
+    found = {id(a): (luck_, decisions) for a, luck_, decisions in luck_of(player.appearances)}
+    return {
+        "id": player.id, "name": player.name,
+        "rating": rating_json(player.rating),
+        "by_game": {title: rating_json(r) for title, r in player.by_game.items()},
+        "games": [{
+            "night": a.game.night, "table": a.game.table, "id": a.game.id,
+            "game": a.game.game, "ended": a.game.ended, "name": a.name, "place": a.place,
+            "players": len(a.game.players), "score": a.score,
+            "rating": None if a.overall is None else rating_json(a.overall),
+            "luck": found[id(a)][0] / 100 if id(a) in found else None,
+            "decisions": found[id(a)][1] / 100 if id(a) in found else None,
+        } for a in player.appearances],
+        "dice": dict(sorted(Counter(d for t in thrown(player.appearances) for d in t).items())),
+    }
+
+
+def rating_json(rating: Rating) -> dict[str, Any]:
+    return {"shown": round(rating.shown, 3), "mu": round(rating.mu, 3),
+            "sigma": round(rating.sigma, 3), "games": rating.games,
+            "provisional": rating.provisional}
+
+
+def league_json(league: League) -> dict[str, Any]:
+    """The league for ``/league.json``: every player ranked, with their games."""
+    return {"players": [player_json(p) for p in league.ranked()],
+            "unrated": [{"night": k[0], "table": k[1], "id": k[2], "why": why}
+                        for k, why in league.unrated.items()]}
+
+
+LEAGUE_COLUMNS = (*COLUMNS, "player_id", "rating_after", "provisional")
+
+
+def league_csv(league: League) -> str:
+    """One row per player per game, every night, in the order the games ended: the night's
+    CSV columns, then the player's id and rating after the game."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(LEAGUE_COLUMNS)
+    ids = {(key, a.seat): (p.id, a.overall) for p in league.players.values()
+           for a in p.appearances for key in [(a.game.night, a.game.table, a.game.id)]}
+    for game in league.games:
+        for row, player in zip(rows(game), game.players, strict=True):
+            player_id, after = ids[((game.night, game.table, game.id), player.seat)]
+            writer.writerow([*row, player_id, "" if after is None else f"{after.shown:.3f}",
+                             "" if after is None else str(after.provisional).lower()])
+    return out.getvalue()

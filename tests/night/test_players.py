@@ -1,0 +1,138 @@
+"""The league's pages: players by rating, a page per player, and the league's exports,
+from a real store and server; every game arrives as a table sends it (the wire format)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from schema_helpers import check
+
+from firmware_host.league.league import build
+from firmware_host.league.roster import Person, Roster
+from firmware_host.night import topics
+from firmware_host.night.broadcast import Broadcast
+from firmware_host.night.server import NightServer
+from firmware_host.night.site import Site
+from firmware_host.night.store import Store
+from firmware_host.night.topics import Game, Live
+
+HOSTILE = '<img src=x onerror="alert(1)">'
+
+
+def message(table: str, game_id: int, night: str, minute: int, title: str,
+            players: list[tuple[str, int, int]], **extra: Any) -> Game:
+    """A finished game as the hub parses it off the wire: (name, score, place) by seat."""
+    payload = json.dumps({"v": 1, "name": table.title(), "id": game_id, "game": title,
+                          "started": f"{night}T20:00:00+00:00",
+                          "ended": f"{night}T20:{minute:02d}:00+00:00", "night": night,
+                          "players": [{"seat": seat, "name": name, "score": score,
+                                       "place": place}
+                                      for seat, (name, score, place) in enumerate(players)],
+                          **extra}).encode()
+    parsed = topics.parse(topics.game_topic(table, game_id), payload)
+    assert isinstance(parsed, Game)
+    return parsed
+
+
+GAMES = [
+    message("t1", 1, "2026-11-20", 10, "Dalmatian", [("Ann", 31, 1), ("Ben", 20, 2)],
+            luck=[{"seat": 0, "luck": 310, "decisions": 40},
+                  {"seat": 1, "luck": -120, "decisions": 250}],
+            throws=["0:button:1-2-3-4-6", "1:button:6-6-6-5-5", "0:button:6"]),
+    message("t2", 1, "2026-11-20", 20, "Sequence Dice",
+            [("ann", 1, 1), ("Cy", 0, 3), ("Di", 1, 1), (HOSTILE, 0, 3)]),
+    message("t1", 2, "2026-11-21", 5, "Dalmatian", [("Ben", 25, 1), ("Annie", 24, 2)],
+            luck=[{"seat": 0, "luck": 50, "decisions": 0},
+                  {"seat": 1, "luck": 0, "decisions": 100}]),
+]
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, Store]]:
+    store = Store.open(tmp_path / "night.sqlite3")
+    for game in GAMES:
+        store.apply(game)
+        store.apply(Live(game.table, game.name, "", (), "", "idle", (), (), "", 0, (game.id,),
+                         game.ended))
+    server = NightServer(("127.0.0.1", 0), Site(store, store.night, lambda: 0), Broadcast())
+    server.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", store
+    server.close()
+    store.close()
+
+
+def get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as reply:
+        return str(reply.read().decode())
+
+
+def test_the_players_page_ranks_by_rating_and_links_each_player(
+        served: tuple[str, Store]) -> None:
+    url, store = served
+    text = get(url + "/players")
+    league = build(store.every_game(), Roster())
+    names = [p.name for p in league.ranked()]
+    assert [text.index(f">{n}</a>") for n in names if "<" not in n] == sorted(
+        text.index(f">{n}</a>") for n in names if "<" not in n)
+    assert 'href="/players/ann"' in text and "(provisional)" in text
+    assert "<img" not in text and "&lt;img src=x" in text  # escaped, never a tag
+
+
+def test_a_players_page_has_games_wins_rating_luck_and_dice(served: tuple[str, Store]) -> None:
+    url, _ = served
+    ann = get(url + "/players/ann")
+    assert "<h2>Games (2)</h2>" in ann  # "Ann" and "ann" are one player; "Annie" is not
+    assert "<h1>ann</h1>" in ann and "Tables also wrote: Ann." in ann  # the latest spelling
+    assert '<svg class="rating-chart"' in ann and "<polyline" in ann
+    assert "+3.1 luck, -0.4 decisions" in ann  # her one game of Dalmatian
+    assert '<svg class="histogram"' in ann and "6 dice: not enough to say anything" in ann
+    assert 'href="/nights/2026-11-20/t1/1"' in ann and 'href="/nights/2026-11-20"' in ann
+    record = json.loads(get(url + "/players/ann.json"))
+    check("hubPlayer", record)
+    assert record["dice"] == {"1": 1, "2": 1, "3": 1, "4": 1, "6": 2}
+    assert [(g["game"], g["place"], g["luck"]) for g in record["games"]] == [
+        ("Dalmatian", 1, 3.1), ("Sequence Dice", 1, None)]
+    assert record["by_game"].keys() == {"Dalmatian", "Sequence Dice"}
+
+
+def test_the_roster_joins_players_on_the_pages(served: tuple[str, Store]) -> None:
+    url, store = served
+    store.use(Roster.of([Person("ann", "Ann", ("Annie",))]))
+    ann = json.loads(get(url + "/players/ann.json"))
+    assert len(ann["games"]) == 3 and ann["rating"]["games"] == 3
+    assert ann["rating"] == json.loads(get(url + "/league.json"))["players"][
+        [p["id"] for p in json.loads(get(url + "/league.json"))["players"]].index("ann")][
+        "rating"]
+    with pytest.raises(urllib.error.HTTPError):
+        get(url + "/players/annie")  # no longer a player of her own
+
+
+def test_the_leagues_exports(served: tuple[str, Store]) -> None:
+    url, store = served
+    league = json.loads(get(url + "/league.json"))
+    check("hubLeague", league)
+    fresh = build(store.every_game(), Roster())
+    assert {p["id"]: p["rating"]["mu"] for p in league["players"]} == {
+        p.id: round(p.rating.mu, 3) for p in fresh.players.values()}
+    rows = list(csv.reader(io.StringIO(get(url + "/league.csv"))))
+    assert rows[0][-3:] == ["player_id", "rating_after", "provisional"]
+    assert len(rows) == 1 + 2 + 4 + 2
+    assert {(r[7], r[10]) for r in rows[1:]} >= {("Ann", "ann"), ("ann", "ann"),
+                                                  ("Annie", "annie")}
+
+
+@pytest.mark.parametrize("path", ["/players/nobody", "/players/", "/players/ann/x",
+                                  "/players/%ff", "/players/ann.csv", "/players/..%2Fnight.json"])
+def test_what_is_not_a_player_is_not_found(served: tuple[str, Store], path: str) -> None:
+    url, _ = served
+    with pytest.raises(urllib.error.HTTPError) as err:
+        get(url + path)
+    assert err.value.code == 404
