@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from urllib.parse import unquote
 
+from firmware_host.league import pages
 from firmware_host.league.league import League, extended
 from firmware_host.league.roster import Roster
-from firmware_host.night import page, players, topics, urls
+from firmware_host.night import page, topics, urls
 from firmware_host.night.store import Night, Store
 
 JSON = "application/json"
@@ -85,11 +86,11 @@ class Site:
             return Reply(page.dice_page("Dice of every night", self.store.every_game())
                          .encode(), HTML)
         if path == urls.PLAYERS:
-            return Reply(players.players_page(self.league()).encode(), HTML)
+            return Reply(pages.players_page(self.league()).encode(), HTML)
         if path == urls.LEAGUE_JSON:
-            return Reply(_json(players.league_json(self.league())), JSON)
+            return Reply(_json(pages.league_json(self.league())), JSON)
         if path == urls.LEAGUE_CSV:
-            return download(players.league_csv(self.league()), CSV, "league.csv")
+            return download(pages.league_csv(self.league()), CSV, "league.csv")
         if path.startswith(urls.PLAYERS + "/"):
             return self._player(unquote(path.removeprefix(urls.PLAYERS + "/")))
         return None
@@ -101,8 +102,8 @@ class Site:
         if player is None:
             return None
         if rest.endswith(".json"):
-            return Reply(_json(players.player_json(player)), JSON)
-        return Reply(players.player_page(player).encode(), HTML)
+            return Reply(_json(pages.player_json(player)), JSON)
+        return Reply(pages.player_page(player).encode(), HTML)
 
     def _short(self, path: str) -> Reply | None:
         """The game a table's QR code names, by its short address: the latest to end, should
