@@ -13,11 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hub_helpers import get, serving
 
 from firmware_host.night import topics, urls
-from firmware_host.night.broadcast import Broadcast
-from firmware_host.night.server import NightServer
-from firmware_host.night.site import Site
 from firmware_host.night.store import Store
 from firmware_host.night.topics import Game, Live, Player, Thrown
 
@@ -50,17 +48,8 @@ def served(tmp_path: Path) -> Iterator[str]:
     send(store, "table-1", "Fair table", [throws(rng, 60) + throws(rng, 8, source="manual")
                                           for _ in range(4)])  # 1,200 dice by the button
     send(store, "table-2", "<b>Loaded</b>", [throws(rng, 60, LOADED) for _ in range(4)])
-    server = NightServer(("127.0.0.1", 0), Site(store, store.night, lambda: 0), Broadcast())
-    server.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.close()
-    store.close()
-
-
-def get(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=5) as reply:
-        text: str = reply.read().decode()
-        return text
+    with serving(store) as url:
+        yield url
 
 
 def sections(html: str) -> dict[str, str]:

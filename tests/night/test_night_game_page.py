@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from hub_helpers import get, serving
 from night_parts import PHONE, ROOT, Hub, Table, until
 from test_nights import finish, game
 
@@ -27,9 +28,6 @@ from firmware_host.config import NightConfig
 from firmware_host.journal import Journal, PlayedGame
 from firmware_host.league.bgstats import CREATE_PLAY, play
 from firmware_host.night import topics, urls
-from firmware_host.night.broadcast import Broadcast
-from firmware_host.night.server import NightServer
-from firmware_host.night.site import Site
 from firmware_host.night.store import Store
 from firmware_host.night.topics import Luck
 from games.dalmatian import Dalmatian
@@ -49,17 +47,8 @@ def served(tmp_path: Path) -> Iterator[str]:
     finish(store, game("table-2", 7, "2026-11-20", "Cy", "Di"), (7,))  # a journal started
     finish(store, LUCKY, (7,))  # again: the same table and game id, the night after
     finish(store, game("table-1", 1, "2026-11-21", "Eve", "Fay", hour=21), (1,))
-    server = NightServer(("127.0.0.1", 0), Site(store, store.night, lambda: 0), Broadcast())
-    server.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.close()
-    store.close()
-
-
-def get(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=5) as reply:
-        text: str = reply.read().decode()
-        return text
+    with serving(store) as url:
+        yield url
 
 
 def test_a_games_page_shows_its_result_luck_and_bg_stats_link(served: str) -> None:
