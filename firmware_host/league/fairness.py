@@ -128,10 +128,19 @@ def upper_gamma(a: float, x: float) -> float:
 def tests(thrown: Sequence[tuple[int, ...]]) -> dict[str, tuple[Verdict, Counter[int]]]:
     """The faces test of every die in ``thrown``, and a totals test for each size of throw
     in :data:`TOTALS_OF` thrown at all; each with the counts it tested."""
-    seen = [die for dice in thrown for die in dice]
-    found = {"faces": (check(seen, faces(), "dice"), Counter(seen))}
+    sums: dict[int, Counter[int]] = {}
+    for dice in thrown:
+        sums.setdefault(len(dice), Counter())[sum(dice)] += 1
+    return tested(Counter(die for dice in thrown for die in dice), sums)
+
+
+def tested(seen: Counter[int], sums: Mapping[int, Counter[int]]
+           ) -> dict[str, tuple[Verdict, Counter[int]]]:
+    """:func:`tests` of counts already made: each face seen, and the totals of the throws
+    of each number of dice."""
+    found = {"faces": (check(seen.elements(), faces(), "dice"), seen)}
     for size in TOTALS_OF:
-        sums = [sum(dice) for dice in thrown if len(dice) == size]
-        if sums:
-            found[f"totals of {size} dice"] = (check(sums, totals(size)), Counter(sums))
+        if sums.get(size):
+            found[f"totals of {size} dice"] = (check(sums[size].elements(), totals(size)),
+                                               sums[size])
     return found

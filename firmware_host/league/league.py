@@ -9,8 +9,9 @@ from scratch over the same games.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from firmware_host.league.ratings import Rating, Side, rate
 from firmware_host.league.roster import Roster
@@ -50,6 +51,8 @@ class Appearance:
 
 @dataclass
 class Player:
+    """A player's games (kept without their throws: see :class:`Dice`) and ratings."""
+
     id: str
     name: str  # as the pages show it
     appearances: list[Appearance] = field(default_factory=list)
@@ -57,22 +60,59 @@ class Player:
     by_game: dict[str, Rating] = field(default_factory=dict)  # a game's title: its rating
 
 
+def lean(game: Game) -> Game:
+    """``game`` without its throws (hundreds a game: kept for every game of every night,
+    they would be most of what the hub holds; :class:`Dice` counts them instead)."""
+    return replace(game, throws=()) if game.throws else game
+
+
+@dataclass
+class Dice:
+    """The dice each name a table wrote threw: every face, and the totals of each number of
+    dice thrown at once. :meth:`take` counts a game's throws and gives it back lean, as the
+    games are read, so a whole league's throws are never held at once."""
+
+    faces: dict[str, Counter[int]] = field(default_factory=dict)
+    totals: dict[str, dict[int, Counter[int]]] = field(default_factory=dict)
+
+    def take(self, game: Game) -> Game:
+        names = {p.seat: p.name for p in game.players}
+        for throw in game.throws:
+            name = names[throw.seat]
+            self.faces.setdefault(name, Counter()).update(throw.dice)
+            self.totals.setdefault(name, {}).setdefault(len(throw.dice), Counter())[
+                sum(throw.dice)] += 1
+        return lean(game)
+
+    def of(self, player: Player) -> tuple[Counter[int], dict[int, Counter[int]]]:
+        """The faces and totals of every name the player was written as."""
+        faces: Counter[int] = Counter()
+        totals: dict[int, Counter[int]] = {}
+        for name in dict.fromkeys(a.name for a in player.appearances):
+            faces.update(self.faces.get(name, {}))
+            for size, counted in self.totals.get(name, {}).items():
+                totals.setdefault(size, Counter()).update(counted)
+        return faces, totals
+
+
 @dataclass
 class League:
     roster: Roster
     players: dict[str, Player] = field(default_factory=dict)
-    games: list[Game] = field(default_factory=list)  # in the order they ended
+    games: list[Game] = field(default_factory=list)  # in the order they ended, lean
+    dice: Dice = field(default_factory=Dice)
     unrated: dict[Key, str] = field(default_factory=dict)  # a game not rated: why
 
     def add(self, game: Game) -> None:
         """Rate ``game``, which ended after every game the league holds."""
         if self.games and order(game) <= order(self.games[-1]):
             raise ValueError(f"game {key(game)} ended before the league's last; rebuild")
-        self.games.append(game)
         ids = [self.roster.id_of(p.name) for p in game.players]
         names = self.roster.shown_as(p.name for p in game.players)
         for player_id, player in zip(ids, game.players, strict=True):
             self.players.setdefault(player_id, Player(player_id, "")).name = names[player.name]
+        game = lean(game)
+        self.games.append(game)
         overall: dict[str, Rating] = {}
         in_game: dict[str, Rating] = {}
         if len(set(ids)) != len(ids):
@@ -125,7 +165,7 @@ def extended(league: League, games: list[Game], roster: Roster) -> League:
     and the roster is the same; else the league of ``games`` from scratch."""
     ordered = sorted(games, key=order)
     held = len(league.games)
-    if roster != league.roster or ordered[:held] != league.games:
+    if roster != league.roster or [lean(g) for g in ordered[:held]] != league.games:
         return build(ordered, roster)
     for game in ordered[held:]:
         league.add(game)

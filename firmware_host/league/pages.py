@@ -15,13 +15,14 @@ from collections import Counter
 from typing import Any
 from urllib.parse import quote
 
-from firmware_host.league.fairness import tests
-from firmware_host.league.league import Appearance, League, Player
+from firmware_host.league.fairness import tested
+from firmware_host.league.league import Appearance, League, Player, key
 from firmware_host.league.ratings import PROVISIONAL_GAMES, Rating
 from firmware_host.night import urls
 from firmware_host.night.markup import Html, join, render
 from firmware_host.night.page import NEWLINE, document, histogram
 from firmware_host.night.results import COLUMNS, rows
+from firmware_host.night.topics import Luck
 from games.core import DIE_FACES
 
 CHART_W, CHART_H, PAD = 320, 120, 24
@@ -58,7 +59,7 @@ def players_page(league: League) -> Html:
         table=table, least=PROVISIONAL_GAMES, nights=urls.NIGHTS))
 
 
-def player_page(player: Player) -> Html:
+def player_page(player: Player, league: League) -> Html:
     games = player.appearances
     return document(player.name, render(
         '<main>\n<section id="rating"><h2>Rating: {rating}</h2>\n{chart}\n{by_game}</section>\n'
@@ -69,7 +70,8 @@ def player_page(player: Player) -> Html:
         "\n</main>\n<footer>{names}Export: <a href=\"{json}\">JSON</a> · "
         '<a href="{players}">Players</a> · <a href="/">Live page</a></footer>',
         rating=shown(player.rating), chart=rating_chart(games), by_game=by_game(player),
-        by_night=by_night(games), luck=luck(games), dice=dice(games), count=len(games),
+        by_night=by_night(games), luck=luck(games), dice=dice(*league.dice.of(player)),
+        count=len(games),
         items=join((game_item(a) for a in reversed(games)), NEWLINE),
         names=written(player), json=href(player) + ".json", players=urls.PLAYERS))
 
@@ -140,14 +142,14 @@ def rating_chart(games: list[Appearance]) -> Html:
                   points=points, top=PAD - 6, bottom=CHART_H - 6, right=CHART_W - 2)
 
 
+def my_luck(a: Appearance) -> Luck | None:
+    """The player's luck and decisions in a game of Dalmatian (hundredths of a point)."""
+    return next((x for x in a.game.luck if x.seat == a.seat), None)
+
+
 def luck_of(games: list[Appearance]) -> list[tuple[Appearance, int, int]]:
     """Each Dalmatian game's luck and decisions of the player, in hundredths of a point."""
-    found = []
-    for a in games:
-        mine = [x for x in a.game.luck if x.seat == a.seat]
-        if mine:
-            found.append((a, mine[0].luck, mine[0].decisions))
-    return found
+    return [(a, x.luck, x.decisions) for a in games if (x := my_luck(a)) is not None]
 
 
 def luck(games: list[Appearance]) -> Html:
@@ -171,15 +173,11 @@ def words(luck_: int, decisions: int) -> str:
     return f"{luck_ / 100:+.1f} luck, {-decisions / 100:+.1f} decisions"
 
 
-def thrown(games: list[Appearance]) -> list[tuple[int, ...]]:
-    return [t.dice for a in games for t in a.game.throws if t.seat == a.seat]
-
-
-def dice(games: list[Appearance]) -> Html:
-    mine = thrown(games)
-    if not mine:
+def dice(faces: Counter[int], totals: dict[int, Counter[int]]) -> Html:
+    """A player's dice: the faces as a histogram, and the fairness tests' words."""
+    if not faces:
         return render('<p class="empty">No throw was sent with these games.</p>')
-    found = tests(mine)
+    found = tested(faces, totals)
     verdict, counts = found["faces"]
     lines = join((render("<li>{name}: {verdict}</li>", name=name, verdict=str(v))
                   for name, (v, _) in found.items()), NEWLINE)
@@ -187,9 +185,8 @@ def dice(games: list[Appearance]) -> Html:
         counts, verdict.throws / len(DIE_FACES)), lines=lines)
 
 
-def player_json(player: Player) -> dict[str, Any]:
+def player_json(player: Player, league: League) -> dict[str, Any]:
     """A player's record for ``/players/ID.json``."""
-    found = {id(a): (luck_, decisions) for a, luck_, decisions in luck_of(player.appearances)}
     return {
         "id": player.id, "name": player.name,
         "rating": rating_json(player.rating),
@@ -199,11 +196,16 @@ def player_json(player: Player) -> dict[str, Any]:
             "game": a.game.game, "ended": a.game.ended, "name": a.name, "place": a.place,
             "players": len(a.game.players), "score": a.score,
             "rating": None if a.overall is None else rating_json(a.overall),
-            "luck": found[id(a)][0] / 100 if id(a) in found else None,
-            "decisions": found[id(a)][1] / 100 if id(a) in found else None,
+            **hundredths(my_luck(a)),
         } for a in player.appearances],
-        "dice": dict(sorted(Counter(d for t in thrown(player.appearances) for d in t).items())),
+        "dice": dict(sorted(league.dice.of(player)[0].items())),
     }
+
+
+def hundredths(luck_: Luck | None) -> dict[str, float | None]:
+    if luck_ is None:
+        return {"luck": None, "decisions": None}
+    return {"luck": luck_.luck / 100, "decisions": luck_.decisions / 100}
 
 
 def rating_json(rating: Rating) -> dict[str, Any]:
@@ -214,7 +216,7 @@ def rating_json(rating: Rating) -> dict[str, Any]:
 
 def league_json(league: League) -> dict[str, Any]:
     """The league for ``/league.json``: every player ranked, with their games."""
-    return {"players": [player_json(p) for p in league.ranked()],
+    return {"players": [player_json(p, league) for p in league.ranked()],
             "unrated": [{"night": k[0], "table": k[1], "id": k[2], "why": why}
                         for k, why in league.unrated.items()]}
 
@@ -228,11 +230,11 @@ def league_csv(league: League) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(LEAGUE_COLUMNS)
-    ids = {(key, a.seat): (p.id, a.overall) for p in league.players.values()
-           for a in p.appearances for key in [(a.game.night, a.game.table, a.game.id)]}
+    seated = {(key(a.game), a.seat): (p.id, a.overall) for p in league.players.values()
+              for a in p.appearances}
     for game in league.games:
         for row, player in zip(rows(game), game.players, strict=True):
-            player_id, after = ids[((game.night, game.table, game.id), player.seat)]
+            player_id, after = seated[(key(game), player.seat)]
             writer.writerow([*row, player_id, "" if after is None else f"{after.shown:.3f}",
                              "" if after is None else str(after.provisional).lower()])
     return out.getvalue()

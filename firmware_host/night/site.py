@@ -15,7 +15,7 @@ from http import HTTPStatus
 from urllib.parse import unquote
 
 from firmware_host.league import pages
-from firmware_host.league.league import League, extended
+from firmware_host.league.league import Dice, League, extended
 from firmware_host.league.roster import Roster
 from firmware_host.night import page, topics, urls
 from firmware_host.night.store import Night, Store
@@ -59,7 +59,10 @@ class Site:
         are rated on, and a change of the roster or of an older game rates all again."""
         version = self.store.version
         if version != self._league_version:
-            self._league = extended(self._league, self.store.every_game(), self.store.roster)
+            dice = Dice()
+            games = self.store.every_game(each=dice.take)
+            self._league = extended(self._league, games, self.store.roster)
+            self._league.dice = dice
             self._league_version = version
         return self._league
 
@@ -98,12 +101,13 @@ class Site:
     def _player(self, rest: str) -> Reply | None:
         """A player's page, or with ``.json`` their record, by id (one the league does not
         hold is not found: the path is only ever a key)."""
-        player = self.league().players.get(rest.removesuffix(".json"))
+        league = self.league()
+        player = league.players.get(rest.removesuffix(".json"))
         if player is None:
             return None
         if rest.endswith(".json"):
-            return Reply(_json(pages.player_json(player)), JSON)
-        return Reply(pages.player_page(player).encode(), HTML)
+            return Reply(_json(pages.player_json(player, league)), JSON)
+        return Reply(pages.player_page(player, league).encode(), HTML)
 
     def _short(self, path: str) -> Reply | None:
         """The game a table's QR code names, by its short address: the latest to end, should

@@ -236,11 +236,12 @@ class Store:
         (self.latest,) = self.db.execute("SELECT coalesce(max(night), '') FROM played").fetchone()
         self.games = {(g.table, g.id): g for g in self._read("night = ?", self.latest)}
 
-    def _read(self, where: str, *values: str | int) -> list[Game]:
-        """The games of the file ``where`` says, as they ended."""
+    def _read(self, where: str, *values: str | int,
+              each: Callable[[Game], Game] | None = None) -> list[Game]:
+        """The games of the file ``where`` says (through ``each``), as they ended."""
         rows = self.db.execute(f"SELECT table_id, game_id, payload FROM played WHERE {where}",
                                values)
-        games = [game for table_id, game_id, payload in rows
+        games = [each(game) if each else game for table_id, game_id, payload in rows
                  if isinstance(game := _kept(topics.game_topic(table_id, game_id), payload),
                                Game)]
         return sorted(games, key=lambda g: moment(g.ended))
@@ -310,11 +311,14 @@ class Store:
             return next(iter(self._read("night = ? AND table_id = ? AND game_id = ?",
                                         night, table_id, game_id)), None)
 
-    def every_game(self) -> list[Game]:
-        """Every game of every night as the pages show them, in the order they ended."""
+    def every_game(self, each: Callable[[Game], Game] | None = None) -> list[Game]:
+        """Every game of every night as the pages show them, in the order they ended; each
+        through ``each`` as it is read, if given (so a caller may keep less of it than a
+        whole night's file holds)."""
         with self.lock:
-            older = self._read("night < ?", self.latest)
-            return sorted(older + self._games_of(self.latest), key=lambda g: moment(g.ended))
+            older = self._read("night < ?", self.latest, each=each)
+            latest = [each(g) if each else g for g in self._games_of(self.latest)]
+            return sorted(older + latest, key=lambda g: moment(g.ended))
 
 
 def played(game: Game, names: Mapping[str, str] | None = None) -> PlayedGame:
