@@ -104,7 +104,8 @@ class Store:
     db: sqlite3.Connection
     tables: dict[str, Table] = field(default_factory=dict)
     latest: str = ""  # the latest night the hub holds a game in: the open one
-    games: dict[tuple[str, int], Game] = field(default_factory=dict)  # the latest night's
+    # the latest night's games, by table id and game id (a table's live state touches its own)
+    games: dict[str, dict[int, Game]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     tonight: str = ""  # the night the host chose to show, '' for the latest
     heard: dict[str, float] = field(default_factory=dict)  # table id: clock() when last heard
@@ -193,16 +194,15 @@ class Store:
         shown = self._shown(table)
         table.live = live
         dropped = False
-        for key in [key for key in self.games if key[0] == table.id]:
-            if key[1] not in live.finished:
-                dropped |= self._drop(*key)
+        for game_id in [i for i in self.games.get(table.id, {}) if i not in live.finished]:
+            dropped |= self._drop(table.id, game_id)
         return card, dropped or self._shown(table) != shown
 
     def _shown(self, table: Table) -> dict[int, Game]:
         """The latest night's games of ``table`` that its live state lists."""
         listed = () if table.live is None else table.live.finished
-        return {game_id: game for (table_id, game_id), game in self.games.items()
-                if table_id == table.id and game_id in listed}
+        return {game_id: game for game_id, game in self.games.get(table.id, {}).items()
+                if game_id in listed}
 
     def _game(self, table: Table, game: Game) -> bool:
         """Kept; a change of the results once the table's live state lists it (or at once
@@ -214,9 +214,10 @@ class Store:
             return added > 0
         if game.night > self.latest:
             self.latest, self.games = game.night, {}
-        if self.games.get((game.table, game.id)) == game:
+        held = self.games.setdefault(game.table, {})
+        if held.get(game.id) == game:
             return False
-        self.games[(game.table, game.id)] = game
+        held[game.id] = game
         self.db.execute("INSERT OR REPLACE INTO played VALUES (?, ?, ?, ?)",
                         (game.night, game.table, game.id, topics.game_payload(game)))
         return table.live is not None and game.id in table.live.finished
@@ -224,8 +225,11 @@ class Store:
     def _drop(self, table_id: str, game_id: int) -> bool:
         """A game of the latest night taken back; if it was the night's last, the night
         before is the latest again."""
-        if self.games.pop((table_id, game_id), None) is None:
+        held = self.games.get(table_id, {})
+        if held.pop(game_id, None) is None:
             return False
+        if not held:
+            del self.games[table_id]
         self.db.execute("DELETE FROM played WHERE night = ? AND table_id = ? AND game_id = ?",
                         (self.latest, table_id, game_id))
         if not self.games:
@@ -234,7 +238,9 @@ class Store:
 
     def _load_latest(self) -> None:
         (self.latest,) = self.db.execute("SELECT coalesce(max(night), '') FROM played").fetchone()
-        self.games = {(g.table, g.id): g for g in self._read("night = ?", self.latest)}
+        self.games = {}
+        for game in self._read("night = ?", self.latest):
+            self.games.setdefault(game.table, {})[game.id] = game
 
     def _read(self, where: str, *values: str | int,
               each: Callable[[Game], Game] | None = None) -> list[Game]:
