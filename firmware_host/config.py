@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -190,21 +189,11 @@ def parse(text: str, path: Path) -> Config:
     reader = _Reader(text, path)
     try:
         data = parse_toml(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(_syntax_message(path, str(err))) from None
     except TomlFileError as err:
         if err.keys:
             raise reader.fail(err.keys, str(err)) from None
         raise ConfigError(err.message(path)) from None
     return reader.config(data)
-
-
-def _syntax_message(path: Path, message: str) -> str:
-    match = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
-    if match is None:
-        return f"{path}: not valid TOML: {message}"
-    where = f"line {match.group(1)}, column {match.group(2)}"
-    return f"{path}, {where}: not valid TOML: {message[: match.start()]}"
 
 
 T = TypeVar("T")

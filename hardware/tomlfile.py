@@ -2,14 +2,16 @@
 
 Such a file may be anything a path can name: a FIFO (opening it blocks until a writer comes),
 ``/dev/zero`` (it never ends), a binary file, a file nested thousands of levels deep (Python's
-TOML reader recurses and dies), or a path starting ``~nosuchuser``. Each becomes a
-:class:`TomlFileError` whose message is one reason, so each caller can prefix its own file,
-line and key; nothing here hangs, grows without bound or raises a traceback.
+TOML reader recurses and dies), bad TOML, or a path starting ``~nosuchuser``. Each becomes a
+:class:`TomlFileError` with one reason and, when known, its line and column, so every caller
+shows the same one line (``path, line 3, column 8: not valid TOML: Invalid value``); nothing
+here hangs, grows without bound or raises a traceback.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Mapping
@@ -23,19 +25,34 @@ MAX_DEPTH = 16
 
 
 class TomlFileError(ValueError):
-    """A file that cannot be used as TOML; ``keys`` names the offending value and ``line``
-    its line, when known."""
+    """A file that cannot be used as TOML; ``keys`` names the offending value, ``line`` and
+    ``column`` its place, when known."""
 
-    def __init__(self, reason: str, keys: tuple[str, ...] = (), line: int | None = None) -> None:
+    def __init__(self, reason: str, keys: tuple[str, ...] = (), line: int | None = None,
+                 column: int | None = None) -> None:
         super().__init__(reason)
         self.keys = keys
         self.line = line
+        self.column = column
 
     def message(self, path: object) -> str:
-        """The one line: ``path, line 3: key.name: reason`` (line and key when known)."""
-        where = f"{path}, line {self.line}" if self.line is not None else str(path)
+        """The one line: ``path, line 3, column 8: key.name: reason`` (line, column and key
+        when known)."""
+        where = str(path)
+        if self.line is not None:
+            where += f", line {self.line}"
+            if self.column is not None:
+                where += f", column {self.column}"
         keys = f" {'.'.join(self.keys)}:" if self.keys else ""
         return f"{where}:{keys} {self}"
+
+
+def load(path: Path) -> dict[str, Any]:
+    """The table in the TOML file ``path``: :func:`read_text` then :func:`parse`.
+
+    Raises ``FileNotFoundError`` as it is (callers say "no such file" their own way, or read
+    no file as an empty one) and :class:`TomlFileError` for everything else."""
+    return parse(read_text(path))
 
 
 def read_text(path: Path, limit: int = MAX_BYTES) -> str:
@@ -70,14 +87,12 @@ def read_text(path: Path, limit: int = MAX_BYTES) -> str:
 
 
 def parse(text: str, depth: int = MAX_DEPTH) -> dict[str, Any]:
-    """``tomllib.loads`` that refuses nesting deeper than ``depth`` with one line.
-
-    Raises ``tomllib.TOMLDecodeError`` for bad syntax (its message has the line and column)
-    and :class:`TomlFileError` for nesting."""
+    """``tomllib.loads`` that raises only :class:`TomlFileError`: for bad syntax (with its line
+    and column), a number Python will not read, and nesting deeper than ``depth``."""
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        raise
+    except tomllib.TOMLDecodeError as err:
+        raise _syntax_error(str(err), text) from None
     except ValueError:  # an integer of more than 4,300 digits, which Python refuses to read
         raise TomlFileError("a number too long to read; numbers here are small") from None
     except RecursionError:
@@ -87,6 +102,21 @@ def parse(text: str, depth: int = MAX_DEPTH) -> dict[str, Any]:
     if keys is not None:
         raise TomlFileError(f"nested deeper than {depth} levels", keys)
     return data
+
+
+def _syntax_error(message: str, text: str) -> TomlFileError:
+    """Python's "Invalid value (at line 3, column 8)" as a reason with its place; "(at end of
+    document)" becomes the place where the text ends."""
+    at = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
+    if at is not None:
+        return TomlFileError(f"not valid TOML: {message[: at.start()]}",
+                             line=int(at.group(1)), column=int(at.group(2)))
+    end = re.search(r"\s*\(at end of document\)$", message)
+    if end is not None:
+        lines = text.split("\n")
+        return TomlFileError(f"not valid TOML: {message[: end.start()]} at the end of the file",
+                             line=len(lines), column=len(lines[-1]) + 1)
+    return TomlFileError(f"not valid TOML: {message}")
 
 
 def too_deep(data: Mapping[str, Any], depth: int) -> tuple[str, ...] | None:

@@ -7,7 +7,6 @@ import json
 import math
 import sys
 import textwrap
-import tomllib
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
@@ -21,8 +20,8 @@ from firmware_host.night.mqtt import NotSent, send_once
 from firmware_host.night.tonight import local_now
 from firmware_host.night.topics import SeatedTable, Seating, seating_payload
 from firmware_host.seating import Night, Proposal, Table, propose
-from hardware.tomlfile import TomlFileError, read_text
-from hardware.tomlfile import parse as parse_toml
+from hardware.tomlfile import TomlFileError
+from hardware.tomlfile import load as load_toml
 
 HOST_PASSWORD = Path("/etc/table-companion/host-password")
 EXAMPLE = """\
@@ -120,15 +119,9 @@ def as_seating(proposal: Proposal, now: datetime) -> Seating:
 def read_night(path: Path) -> Night:
     """The night in ``path``; a :class:`UsageError` naming the file and the bad key."""
     try:
-        data = parse_toml(read_text(path))
+        return night_from(load_toml(path))
     except FileNotFoundError:
         raise UsageError(f"{path}: no such file; give the night's TOML file") from None
-    except tomllib.TOMLDecodeError as err:
-        raise UsageError(f"{path}: {err}") from None
-    except TomlFileError as err:
-        raise UsageError(err.message(path)) from None
-    try:
-        return night_from(data)
     except TomlFileError as err:
         raise UsageError(err.message(path)) from None
 

@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-import tomllib
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hardware.tomlfile import TomlFileError, read_text
-from hardware.tomlfile import parse as parse_toml
+from hardware.tomlfile import TomlFileError
+from hardware.tomlfile import load as load_toml
 
 MAX_NAME = 64  # as a name in a table's message
 MAX_ALIASES = 64
@@ -149,11 +148,9 @@ def read(path: Path) -> Roster:
     """The roster in ``path`` (an empty one if there is no such file); RosterError names the
     file, and the line or key, of what is wrong."""
     try:
-        data = parse_toml(read_text(path))
+        data = load_toml(path)
     except FileNotFoundError:
         return Roster()
-    except tomllib.TOMLDecodeError as err:
-        raise RosterError(f"{path}: {err}") from None
     except TomlFileError as err:
         raise RosterError(err.message(path)) from None
     try:

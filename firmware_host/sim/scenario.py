@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -53,8 +52,8 @@ from hardware.controls.mock_table import MockTable
 from hardware.errors import WiringError
 from hardware.events import Control, DiceRolled
 from hardware.pins.driver_types import Emit
-from hardware.tomlfile import TomlFileError, expand_home, read_text
-from hardware.tomlfile import parse as parse_toml
+from hardware.tomlfile import TomlFileError, expand_home
+from hardware.tomlfile import load as load_toml
 from hardware.wiring.pinmap import MatrixPins, PinMap, load_pin_map
 
 SETTLE_S = 0.1  # long enough for a button's 20 ms debounce and the matrix's three scans
@@ -174,11 +173,9 @@ def load(name_or_path: str, default_map: str) -> Scenario:
     """The scenario, checked against its own pin map or else ``default_map``."""
     path = locate(name_or_path)
     try:
-        data = parse_toml(read_text(path))
+        data = load_toml(path)
     except FileNotFoundError:
         raise ScenarioError(f"{path}: no such scenario file") from None
-    except tomllib.TOMLDecodeError as err:
-        raise ScenarioError(f"{path}: not valid TOML: {err}") from None
     except TomlFileError as err:
         raise ScenarioError(err.message(path)) from None
     return parse(data, path, default_map)

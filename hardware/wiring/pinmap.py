@@ -12,7 +12,6 @@ names the map, the pin and both of its uses.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -22,8 +21,8 @@ from typing import Any
 from hardware.board.matrix import DEBOUNCE_S, MAX_SIZE, cell_name, column_letter
 from hardware.errors import WiringError
 from hardware.events import Control
-from hardware.tomlfile import TomlFileError, read_text
-from hardware.tomlfile import parse as parse_toml
+from hardware.tomlfile import TomlFileError
+from hardware.tomlfile import load as load_toml
 
 DEFAULT_MAP = "pi40"
 GPIO_RANGE = range(28)
@@ -262,9 +261,7 @@ def _read_with_bases(name: str, chain: list[str]) -> dict[str, Any]:
         raise WiringError(f"pin map {Path(name).stem}: its bases loop: "
                           + " -> ".join(Path(p).stem for p in [*chain, str(path)]))
     try:
-        data = parse_toml(read_text(path))
-    except tomllib.TOMLDecodeError as exc:
-        raise WiringError(f"pin map {path}: not valid TOML: {exc}") from exc
+        data = load_toml(path)
     except TomlFileError as exc:
         raise WiringError(f"pin map {exc.message(path)}") from None
     base = data.get("base")

@@ -1,20 +1,26 @@
 """Hostile files get one line each, never a hang, a traceback or unbounded memory: configs,
 pin maps and scenarios that are binary, endless, FIFOs, nested thousands deep, or name
-``~nosuchuser``; and the numbers in a scenario that would run for ever."""
+``~nosuchuser``; bad TOML in any file read, named by its line and column; and the numbers in
+a scenario that would run for ever."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from firmware_host.commands.seat import read_night
 from firmware_host.config import ConfigError, load
+from firmware_host.errors import UsageError
+from firmware_host.league.roster import read as read_roster
 from firmware_host.sim import scenario as scenarios
 from firmware_host.sim.scenario import ScenarioError
 from hardware.tomlfile import MAX_BYTES, TomlFileError, read_text
+from hardware.wiring.pinmap import load_pin_map
 
 DEEP = "players = " + "[" * 600 + "]" * 600 + "\n"
 
@@ -86,6 +92,25 @@ def test_fifos_devices_and_huge_files_are_refused_without_reading_them(tmp_path:
         read_text(huge)
     with pytest.raises(ConfigError, match=r"fifo.toml: not a regular file \(a folder, a FIFO"):
         load(fifo)
+
+
+@pytest.mark.parametrize("read", [
+    load, read_night, read_roster, lambda path: scenarios.load(str(path), "pi40"),
+    lambda path: load_pin_map(str(path)),
+], ids=["config", "night", "roster", "scenario", "pin map"])
+@pytest.mark.parametrize(("text", "place", "reason"), [
+    ("a = 1\n[[b]\n", "line 2, column 4", "Expected ']]' at the end of an array declaration"),
+    ("a = 1\nb = [\n", "line 3, column 1", "Invalid value at the end of the file"),
+])
+def test_every_file_names_the_line_and_column_of_bad_toml(
+        tmp_path: Path, read: Callable[[Path], object], text: str, place: str,
+        reason: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises((UsageError, ValueError)) as refused:  # each reader's own error
+        read(path)
+    assert str(refused.value).removeprefix("pin map ") == (
+        f"{path}, {place}: not valid TOML: {reason}")
 
 
 def scenario_error(tmp_path: Path, text: str) -> str:

@@ -78,7 +78,9 @@ def test_json_names_every_table(tmp_path: Path, capsys: pytest.CaptureFixture[st
      "Ann is marked apart from every other present player"),
     (NIGHT.replace("rounds = [[[", "rounds = [[[\"Ann\"], ["), "Ann sits at two tables"),
     ("colour = 1\n" + NIGHT, "night.toml: colour: unknown key"),
-    ("players = [", "night.toml: Invalid"),
+    ("players = [", "night.toml, line 1, column 12: not valid TOML: Invalid value at the end"),
+    ("players = [\"Ann\"]\n[[tables]\n",
+     "night.toml, line 2, column 9: not valid TOML: Expected ']]'"),
 ])
 def test_bad_input_is_one_line_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                          text: str, message: str) -> None:

@@ -190,7 +190,7 @@ def test_a_track_names_its_boxes(tmp_path: Path) -> None:
     ('speed = 2\n[[step]]\nwait = 1\n', "s.toml: speed: unknown key; allowed: title, pin_map,"),
     ('title = "nothing"\n', "s.toml: step: no steps; add a [[step]] table"),
     ("step = 3\n", "s.toml: step: write the steps as [[step]] tables"),
-    ("[[step]\n", "s.toml: not valid TOML: "),
+    ("[[step]\n", "s.toml, line 1, column 7: not valid TOML: Expected ']]'"),
 ])
 def test_a_bad_scenario_is_refused_naming_file_step_and_key(
         tmp_path: Path, text: str, message: str) -> None:

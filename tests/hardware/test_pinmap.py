@@ -164,7 +164,8 @@ def test_a_map_file_may_extend_a_shipped_map(tmp_path: Path) -> None:
         load_pin_map("pi50")
     broken = tmp_path / "broken.toml"
     broken.write_text("title = \n")
-    with pytest.raises(WiringError, match="not valid TOML"):
+    with pytest.raises(WiringError, match=r"^pin map \S+broken.toml, line 1, column 9: not valid "
+                                          "TOML: Invalid value$"):
         load_pin_map(str(broken))
 
 

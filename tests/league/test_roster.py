@@ -106,7 +106,7 @@ def test_the_roster_file_is_read_again_when_it_changes_and_a_bad_one_is_not_take
     assert not file.reload()  # unchanged
     path.write_text("[players.chris\n", encoding="utf-8")
     assert not file.reload() and file.roster.id_of("Kit") == "chris"
-    assert file.problem.startswith(f"{path}: ")
+    assert file.problem.startswith(f"{path}, line 1, column 15: not valid TOML: Expected ']'")
     path.write_text(CHRIS.replace("Kit", "Kitty"), encoding="utf-8")
     os.utime(path, ns=(time.time_ns() + 10**9,) * 2)
     assert file.reload() and file.roster.id_of("Kit") == "kit" and file.problem == ""
