@@ -27,7 +27,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import closing, contextmanager
+from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -392,13 +392,18 @@ class Journal:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One transaction that takes the write lock at once, so it cannot fail halfway."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._rollback()
-            raise
+        with self._writing():
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+
+    def _writing(self) -> AbstractContextManager[None]:
+        """Around every write, so the checkpointer knows when one is open."""
+        return nullcontext() if self._checkpointer is None else self._checkpointer.writing()
 
     def _rollback(self) -> None:
         if self._db.in_transaction:
@@ -484,7 +489,8 @@ class Journal:
         commits each statement); several, or a game's last with its result, are one
         transaction."""
         if len(rows) == 1 and not state.is_over:
-            self._db.execute(INSERT_ACTION, rows[0])
+            with self._writing():
+                self._db.execute(INSERT_ACTION, rows[0])
             return
         with self._transaction() as tx:
             tx.executemany(INSERT_ACTION, rows)
@@ -540,7 +546,7 @@ class Journal:
         current = self._current
         if current is None:
             return
-        with sqlite_errors(self.path):
+        with sqlite_errors(self.path), self._writing():
             self._db.execute("UPDATE games SET settings = ? WHERE id = ?",
                              (json.dumps(dict(settings), sort_keys=True), current.id))
 

@@ -11,6 +11,11 @@ checkpoint has copied all of the log, the next commit writes the log from its st
 over blocks the file already has; a log that grows instead makes every fsync commit the
 filesystem's own journal as well (the new size, the new blocks), which makes each commit
 dearer, the more so on an SD card. The log then stays under about 64 pages.
+
+A write transaction that began before a checkpoint ended cannot start the log over (SQLite
+decides where a commit's frames go when its transaction begins): so a checkpoint waits for an
+open write to end, and one during which a write began is followed by another, once, which
+copies that write's frames and lets the next commit start the log over.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ import logging
 import sqlite3
 import threading
 import time
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +46,9 @@ class Checkpointer:
         self._thread: threading.Thread | None = None
         self._running = False
         self._writes = 0  # commits in the log that no checkpoint has copied yet
+        self._writing = False  # a write transaction is open
+        self._awaits_write = False  # a due checkpoint waits for it to end
+        self._overlapped = False  # a write began while the running checkpoint copied
         self._copying = 0  # of which the running checkpoint copies
         self._again = False  # the running checkpoint copies what came during the last
 
@@ -62,6 +71,20 @@ class Checkpointer:
                 self._thread.start()
             if sooner:
                 self._wake.notify()
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Around each write transaction, from its BEGIN to its COMMIT or ROLLBACK."""
+        with self._wake:
+            self._writing = True
+            self._overlapped = self._overlapped or self._running
+        try:
+            yield
+        finally:
+            with self._wake:
+                self._writing = False
+                if self._awaits_write:
+                    self._wake.notify()
 
     def close(self) -> None:
         with self._wake:
@@ -88,13 +111,18 @@ class Checkpointer:
             while not self._closing:
                 if self._written_at is not None:
                     left = self._written_at + self._idle_s - time.monotonic()
-                    if self._due or left <= 0:
+                    if self._writing and (self._due or left <= 0):
+                        self._awaits_write = True
+                        self._wake.wait()  # woken as the write ends
+                        self._awaits_write = False
+                    elif self._due or left <= 0:
                         self._due = False
                         self._copying = self._writes
                         self._written_at = None
                         self._running = True
                         return True
-                    self._wake.wait(left)
+                    else:
+                        self._wake.wait(left)
                 else:
                     self._wake.wait()
             return False
@@ -112,9 +140,11 @@ class Checkpointer:
                 with self._wake:
                     self._running = False
                     self._writes -= self._copying
-                    # the log starts over only once a checkpoint has copied all of it: what
-                    # came while this one copied is copied now, once (a move is far off)
-                    self._again = bool(self._writes) and not self._again
+                    # the log starts over only once a checkpoint has copied all of it: a
+                    # write that began while this one copied is copied now, once (a move is
+                    # far off)
+                    self._again = self._overlapped and not self._again
+                    self._overlapped = False
                     self._due = self._due or self._again
                     self._wake.notify_all()
         finally:
