@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import suppress
-from functools import partial
 
 from PIL import Image
 
 from hardware.backoff import Backoff
-from hardware.display.protocol import Display, Panel, Send, check_frame, preparer
+from hardware.display.protocol import Display, Panel, check_frame
 from hardware.errors import HardwareError
 from hardware.pins.driver_types import Emit
 from hardware.reopen import Reopening
@@ -79,25 +78,13 @@ class FallbackDisplay:
         self._reopen.backoff.reset()
         self._status.report(True, f"{self._name} ready")
 
-    def prepare(self, image: Image.Image) -> Send:
-        """Ready ``image`` on the panel, if one is open (see
-        :class:`~hardware.display.protocol.Prepares`); the call returned shows it."""
-        check_frame(image)
-        panel = self._panel
-        send = None if panel is None else preparer(panel)(image)
-        return partial(self._send, image, panel, send)
-
     def show(self, image: Image.Image) -> None:
-        self.prepare(image)()
-
-    def _send(self, image: Image.Image, panel: Panel | None, send: Send | None) -> None:
-        if panel is not self._panel:  # opened or lost since it was prepared
-            self.show(image)
-            return
+        check_frame(image)
         self._last_frame = image.copy()
-        if panel is not None and send is not None:
+        panel = self._panel
+        if panel is not None:
             try:
-                send()
+                panel.show(image)
                 return
             except (HardwareError, OSError) as err:
                 self._close(panel)

@@ -10,7 +10,7 @@ controller's init sequence and rotation; the daemon builds the device with
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Protocol
 
@@ -18,7 +18,7 @@ import luma.core.error
 from PIL import Image
 
 from hardware.display.pages import Window, pack_rows, plan_windows, window_data
-from hardware.display.protocol import Send, check_frame
+from hardware.display.protocol import check_frame
 from hardware.errors import DeviceMissingError
 
 SSD1306_SET_COLUMNS = 0x21
@@ -81,14 +81,18 @@ class SH1106Addressing:
         )
 
 
+Send = Callable[[], None]
+"""Sends a prepared frame."""
+
+
 class PagedOled:
     """A :class:`~hardware.display.protocol.Display` over a luma device that sends only changes.
 
     The first frame is sent whole, since what the panel shows is not known; after a failed
     transfer the next frame is sent whole again. A failed transfer raises
-    :class:`~hardware.errors.DeviceMissingError` naming the panel (``name``). It
-    :class:`~hardware.display.protocol.Prepares`: the packing and diffing can be done
-    before the bytes may go.
+    :class:`~hardware.errors.DeviceMissingError` naming the panel (``name``).
+    :meth:`prepare` does the packing and diffing apart from the sending, so
+    ``bench/daemon.py`` can time the two apart.
     """
 
     def __init__(self, device: LumaDevice, addressing: Addressing, name: str = "OLED") -> None:

@@ -4,18 +4,11 @@ The screens are drawn with Pillow on a mode ``"1"`` image of :data:`FRAME_SIZE`;
 driver (:mod:`hardware.display.oled`), the emulators (:mod:`hardware.display.emulators`) and the
 fallback wrapper (:mod:`hardware.display.fallback`) all take such a frame, so the daemon and
 the tests do not care which one they hold.
-
-A backend with work to do on a frame before any byte goes (the OLED driver packs and diffs
-it) may also offer :class:`Prepares`: ``prepare(image)`` does that work and returns the call
-that sends, so a frame can be readied and sent later, or dropped; :func:`preparer` gives
-every display that shape, a plain one's send being its whole ``show``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
-from typing import Protocol, cast
+from typing import Protocol
 
 from PIL import Image
 
@@ -29,30 +22,6 @@ class Display(Protocol):
     """A screen that shows whole frames; backends decide how much of a frame to send."""
 
     def show(self, image: Image.Image) -> None: ...
-
-
-Send = Callable[[], None]
-"""Sends a prepared frame."""
-
-
-class Prepares(Protocol):
-    """A display that can ready a frame before it may be sent; ``show(image)`` must equal
-    ``prepare(image)()``. Preparing sends nothing and leaves the display as it was, so a
-    prepared frame may also be dropped."""
-
-    def prepare(self, image: Image.Image) -> Send: ...
-
-
-def preparer(display: Display) -> Callable[[Image.Image], Send]:
-    """``display``'s own prepare, or one that leaves all the work to the send. (Looked up
-    by name: ``isinstance`` against a protocol costs microseconds a frame.)"""
-    if hasattr(display, "prepare"):
-        return cast(Prepares, display).prepare
-
-    def prepare(image: Image.Image) -> Send:
-        return partial(display.show, image)
-
-    return prepare
 
 
 class Panel(Display, Protocol):

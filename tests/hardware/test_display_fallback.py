@@ -3,9 +3,6 @@ schedule driven only by the times handed to tick()."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
-
 from PIL import Image
 
 from hardware.backoff import Backoff
@@ -119,39 +116,6 @@ def test_a_panel_that_stops_answering_falls_back_and_is_retried_at_once() -> Non
     assert display.connected and panel.frames[-1] == frame(3).tobytes()
     assert [event.connected for event in events if isinstance(event, DeviceStatus)] == [
         True, False, False, True]
-
-
-class PreparingScreen(Screen):
-    """A panel that readies a frame before sending it, as the OLED driver does."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.prepared = 0
-
-    def prepare(self, image: Image.Image) -> Callable[[], None]:
-        self.prepared += 1
-        return partial(self.show, image)
-
-
-def test_a_prepared_frame_goes_out_when_sent_on_whichever_screen_is_there_then() -> None:
-    panel, fallback, events = PreparingScreen(), Screen(), []
-    opener = Opener(panel)
-    display = FallbackDisplay(opener, fallback, events.append, Backoff(2.0, 8.0))
-    opener.present = True
-    display.tick(0.0)
-    send = display.prepare(frame(1))
-    assert panel.prepared == 1 and panel.frames == [] and fallback.frames == []
-    send()
-    assert panel.frames == [frame(1).tobytes()]
-    panel.fail = True
-    display.prepare(frame(2))()  # the panel stops answering as the frame goes
-    assert fallback.frames == [frame(2).tobytes()] and not display.connected
-    send = display.prepare(frame(3))  # while no panel is open
-    panel.fail = False
-    display.tick(0.1)  # back, showing the last frame sent
-    assert display.connected and panel.frames[-1] == frame(2).tobytes()
-    send()
-    assert panel.frames[-1] == frame(3).tobytes() and fallback.frames == [frame(2).tobytes()]
 
 
 def test_nothing_is_opened_before_the_first_tick() -> None:
