@@ -334,6 +334,13 @@ def mqtt_client(broker: Broker, user: str, password: str = PASSWORD, *, client_i
     return client
 
 
+def hang_up(client: Any) -> None:
+    """Disconnect ``client``, then stop its network thread: stopped first, the thread sits
+    out its one-second wait for the socket before it ends."""
+    client.disconnect()
+    client.loop_stop()
+
+
 def send(client: Any, topic: str, payload: bytes) -> None:
     """Publish retained with QoS 1 and wait until the broker has it (or dropped it)."""
     client.publish(topic, payload, qos=1, retain=True).wait_for_publish(timeout=5)

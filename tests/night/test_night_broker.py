@@ -24,6 +24,7 @@ from night_parts import (
     Broker,
     Hub,
     Table,
+    hang_up,
     missing,
     mqtt_client,
     send,
@@ -87,8 +88,7 @@ def test_a_login_cannot_take_over_another_s_connection(
                 attacker = mqtt_client(broker, "table-2", client_id=client_id, tls=tls)
                 attempts.append(attacker.refused)
                 time.sleep(0.05)
-                attacker.disconnect()
-                attacker.loop_stop()
+                hang_up(attacker)
         assert (hub.table("table-1") or {}).get("online"), f"table 1 offline in round {round_}"
     assert attempts == [None] * 24  # table-2 logged in every time, as itself
     time.sleep(1.5)  # a kicked client would have noticed and logged it by now
@@ -103,8 +103,7 @@ def test_no_password_crosses_the_network_in_clear(
         broker: Broker, hub: Hub, tables: list[Table]) -> None:
     with relay(broker.port) as (port, recorded):  # the plain listener shows what a guest sees
         client = mqtt_client(broker, "table-3", port=port)
-        client.disconnect()
-        client.loop_stop()
+        hang_up(client)
         until(lambda: PASSWORD.encode() in recorded, 5, "the password read off plain TCP")
     with relay(broker.tls_port) as (port, recorded):
         table = tables[0]
@@ -165,8 +164,7 @@ def test_a_hub_restarted_after_a_1000_game_night_shows_every_table(tmp_path: Pat
                                "2026-11-24T23:00:00+00:00")
             send(client, topics.live_topic(table), topics.live_payload(live))
             send(client, topics.status_topic(table), b"online")
-            client.disconnect()
-            client.loop_stop()
+            hang_up(client)
         hub = Hub(tmp_path, broker).start()
         for start in ("first", "restarted"):
             started = time.monotonic()

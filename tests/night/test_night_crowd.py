@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from night_parts import Broker, Hub, mqtt_client, send, until
+from night_parts import Broker, Hub, hang_up, mqtt_client, send, until
 
 from firmware_host.night import topics
 from firmware_host.night.server import Limits
@@ -92,8 +92,7 @@ def night(broker: Broker, hub: Hub) -> Hub:
     table1 = mqtt_client(broker, "table-1")
     send(table1, topics.live_topic("table-1"), topics.live_payload(LIVE))
     send(table1, topics.status_topic("table-1"), b"online")
-    table1.disconnect()
-    table1.loop_stop()
+    hang_up(table1)
     until(lambda: hub.table("table-1"), 5, "table 1 at the hub")
     return hub
 

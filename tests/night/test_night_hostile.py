@@ -28,6 +28,7 @@ from night_parts import (
     ROOT,
     Broker,
     Hub,
+    hang_up,
     missing,
     mqtt_client,
     send,
@@ -213,5 +214,4 @@ def test_hostile_text_in_any_field_stays_text_on_every_phone(browser: Any, night
     assert night.tool.process.poll() is None and "Traceback" not in night.tool.output()
     open_page.context.close()
     for client in clients.values():
-        client.loop_stop()
-        client.disconnect()
+        hang_up(client)

@@ -23,6 +23,7 @@ from night_parts import (
     Broker,
     Hub,
     Table,
+    hang_up,
     missing,
     mqtt_client,
     until,
@@ -77,8 +78,7 @@ def test_every_record_of_a_night_validates(broker: Broker, hub: Hub,
     until(lambda: set(hub.results()) == expected, 30, "every finished game at the hub")
     until(lambda: any(t.endswith("table-3/live") and b'"Eve"' in p for t, p in heard), 10,
           "table 3's game heard")
-    observer.loop_stop()
-    observer.disconnect()
+    hang_up(observer)
 
     kinds = Counter(check_message(topic, payload) for topic, payload in heard)
     assert kinds["mqttStatus"] >= 3 and kinds["mqttLive"] >= 3

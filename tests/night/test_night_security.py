@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from night_parts import HUB_USER, ROOT, Broker, Hub, Table, mqtt_client, send, until
+from night_parts import HUB_USER, ROOT, Broker, Hub, Table, hang_up, mqtt_client, send, until
 
 from firmware_host.journal import night_of
 from firmware_host.night import topics
@@ -31,16 +31,14 @@ def test_a_table_writes_only_its_own_topics_and_the_hub_only_reads(
     send(table1, topics.status_topic("table-2"), b"online")
     hub_user = mqtt_client(broker, HUB_USER)  # the hub's login, so the hub is put off a while
     send(hub_user, topics.status_topic("table-3"), b"online")  # the hub may not write
-    hub_user.loop_stop()
-    hub_user.disconnect()
+    hang_up(hub_user)
     send(table1, topics.live_topic("table-1"),  # its own: taken
          topics.live_payload(replace(LIVE, table="table-1", name="Table 1")))
     until(lambda: hub.table("table-1"), 5, "table 1's own live state at the hub")
     assert hub.table("table-2") is None and hub.table("table-3") is None
     assert "Denied PUBLISH from table-1" in broker.log  # a login's client id is its user
     assert "Denied PUBLISH from night_hub" in broker.log
-    table1.loop_stop()
-    table1.disconnect()
+    hang_up(table1)
 
 
 def test_a_wrong_password_is_refused_and_the_table_says_so(
@@ -91,8 +89,7 @@ def test_malformed_and_oversized_messages_are_counted_logged_and_survived(
     until(lambda: hub.tool.output().count("refused message") == len(bad), 5,
           f"{len(bad)} refusals logged")
     assert hub.night()["rejected"] == len(bad)
-    table1.loop_stop()
-    table1.disconnect()
+    hang_up(table1)
 
 
 def test_the_page_is_read_only_escaped_and_sent_with_a_strict_policy(
@@ -112,8 +109,7 @@ def test_the_page_is_read_only_escaped_and_sent_with_a_strict_policy(
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=5)
     assert refused.value.code == 405
-    table1.loop_stop()
-    table1.disconnect()
+    hang_up(table1)
 
 
 # Payloads that deafened the hub for good (paho's thread ended on what the parser or the
@@ -152,8 +148,7 @@ def test_no_message_deafens_the_hub_live_retained_or_after_a_restart(
         assert hub.night()["rejected"] == len(POISON)
         assert "Traceback" not in hub.tool.output()
     for client in (table1, table2, table3):
-        client.loop_stop()
-        client.disconnect()
+        hang_up(client)
 
 
 def test_a_forged_date_hides_no_table(broker: Broker, hub: Hub, tables: list[Table]) -> None:
@@ -185,8 +180,7 @@ def test_a_forged_date_hides_no_table(broker: Broker, hub: Hub, tables: list[Tab
     assert {row["name"] for row in night["standings"]} >= {"Ann", "Cat", "Mallory"}
     assert (hub.table("table-3") or {})["live"]["moves"] == 4  # not frozen by 2099
     assert night["rejected"] == 2  # 9999-12-31 and 2099
-    forger.loop_stop()
-    forger.disconnect()
+    hang_up(forger)
 
 
 def test_nothing_a_message_holds_raises_past_the_handler(

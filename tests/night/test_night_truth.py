@@ -26,6 +26,7 @@ from night_parts import (
     Broker,
     Hub,
     Table,
+    hang_up,
     mqtt_client,
     send,
     until,
@@ -185,8 +186,7 @@ def test_a_link_whose_thread_ends_is_seen_dead_and_the_watchdog_is_not_pinged(
     assert watch.trouble.startswith("The hub stopped listening")
     time.sleep(0.3)
     assert notified.since(pinged, "WATCHDOG=1") == 0
-    table.loop_stop()
-    table.disconnect()
+    hang_up(table)
     link.stop()
     store.close()
 

@@ -18,7 +18,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from night_parts import PASSWORD, PHONE, ROOT, Broker, Hub, Table, mqtt_client, private, send, until
+from night_parts import (
+    PASSWORD,
+    PHONE,
+    ROOT,
+    Broker,
+    Hub,
+    Table,
+    hang_up,
+    mqtt_client,
+    private,
+    send,
+    until,
+)
 from schema_helpers import check, check_message
 
 from firmware_host import next_round
@@ -111,7 +123,7 @@ def test_a_published_seating_reaches_the_page_the_tv_and_the_tables_screen(
     # a table's login cannot seat the room: the broker drops it, the host's stays
     intruder = mqtt_client(broker, "table-2")
     send(intruder, topics.SEATING, b"")
-    intruder.loop_stop()
+    hang_up(intruder)
     until(lambda: "Denied PUBLISH from table-2" in broker.log, 5, "the broker refusing it")
     assert hub.night()["seating"]["tables"] == shown
 

@@ -15,7 +15,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from night_parts import HOST_USER, HUB_USER, ROOT, Broker, Hub, Table, mqtt_client, send, until
+from night_parts import (
+    HOST_USER,
+    HUB_USER,
+    ROOT,
+    Broker,
+    Hub,
+    Table,
+    hang_up,
+    mqtt_client,
+    send,
+    until,
+)
 
 from firmware_host.commands.hub import page_address
 from firmware_host.night import topics, tv
@@ -107,8 +118,7 @@ def tell(broker: Broker, now: datetime) -> None:
         send(client, topics.game_topic(f"table-{n}", 1),
              topics.game_payload(game(n, now - timedelta(hours=2))))
         send(client, topics.live_topic(f"table-{n}"), topics.live_payload(live(n, at)))
-        client.loop_stop()
-        client.disconnect()
+        hang_up(client)
 
 
 def shown_tables(page: Any) -> list[str]:
@@ -165,7 +175,7 @@ def test_a_seating_of_twenty_tables_of_eight_comes_round_and_fits(
         for n in range(1, TABLES + 1)), datetime.now().astimezone().isoformat())
     host = mqtt_client(crowded.broker, HOST_USER)
     send(host, topics.SEATING, topics.seating_payload(seating))
-    host.loop_stop()
+    hang_up(host)
     until(lambda: crowded.night()["seating"]["tables"], 10, "the seating at the hub")
     page = browser.new_page(viewport=size)
     page.clock.install()
