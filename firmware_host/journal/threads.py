@@ -103,28 +103,27 @@ class Checkpointer:
         """Wait until every write so far has been checkpointed (for tests)."""
         with self._wake:
             return self._wake.wait_for(
-                lambda: self._written_at is None and not self._running, timeout)
+                lambda: self._written_at is None and not (self._due or self._running), timeout)
 
     def _next(self) -> bool:
         """Wait for the next checkpoint to be due; False once closing."""
         with self._wake:
             while not self._closing:
-                if self._written_at is not None:
-                    left = self._written_at + self._idle_s - time.monotonic()
-                    if self._writing and (self._due or left <= 0):
-                        self._awaits_write = True
-                        self._wake.wait()  # woken as the write ends
-                        self._awaits_write = False
-                    elif self._due or left <= 0:
-                        self._due = False
-                        self._copying = self._writes
-                        self._written_at = None
-                        self._running = True
-                        return True
-                    else:
-                        self._wake.wait(left)
+                idle_left = (None if self._written_at is None
+                             else self._written_at + self._idle_s - time.monotonic())
+                due = self._due or (idle_left is not None and idle_left <= 0)
+                if due and self._writing:
+                    self._awaits_write = True
+                    self._wake.wait()  # woken as the write ends
+                    self._awaits_write = False
+                elif due:
+                    self._due = False
+                    self._copying = self._writes
+                    self._written_at = None
+                    self._running = True
+                    return True
                 else:
-                    self._wake.wait()
+                    self._wake.wait(idle_left)
             return False
 
     def _run(self) -> None:

@@ -295,6 +295,25 @@ def test_a_write_begun_while_a_checkpoint_copied_is_checkpointed_again(
         checkpointer.close()
 
 
+def test_a_write_refused_while_a_checkpoint_copied_leaves_nothing_waiting(
+        logged: tuple[sqlite3.Connection, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    db, wal = logged
+    gate = GatedCheckpoints()
+    monkeypatch.setattr(threads, "sqlite3", gate)
+    checkpointer = Checkpointer(db_uri(wal))
+    try:
+        checkpointer.wrote(ended=True)
+        assert gate.started.wait(5)
+        with pytest.raises(sqlite3.OperationalError), checkpointer.writing():
+            gate.release.set()
+            assert gate.done.wait(5)
+            db.execute("INSERT INTO nowhere VALUES (1)")  # refused: nothing written
+        assert checkpointer.wait_quiet(5)  # the checkpoint it asked for has run
+        assert checkpointer.wait_caught_up(5)
+    finally:
+        checkpointer.close()
+
+
 def test_a_checkpoint_due_while_a_write_is_open_waits_for_it(
         logged: tuple[sqlite3.Connection, Path]) -> None:
     db, wal = logged
@@ -338,6 +357,7 @@ def killed(folder: Path) -> tuple[Path, dict[int, list[str]]]:
         first = new_game()
         journal.start(first)
         play(journal, first, "roll 6", "bank")
+        assert journal.wait_quiet()  # the pause between two games: the log starts over
         game = new_game(target=10)
         journal.start(game)
         for n in range(ACTIONS // 2):
