@@ -47,12 +47,18 @@ class TomlFileError(ValueError):
         return f"{where}:{keys} {self}"
 
 
-def load(path: Path) -> dict[str, Any]:
+def load(path: Path, missing: str | None = None) -> dict[str, Any]:
     """The table in the TOML file ``path``: :func:`read_text` then :func:`parse`.
 
-    Raises ``FileNotFoundError`` as it is (callers say "no such file" their own way, or read
-    no file as an empty one) and :class:`TomlFileError` for everything else."""
-    return parse(read_text(path))
+    Every problem is a :class:`TomlFileError`, its ``message(path)`` the line to show; no
+    file at all is one whose reason is ``missing``, or ``FileNotFoundError`` as it is when
+    ``missing`` is None (a file that may be absent)."""
+    try:
+        return parse(read_text(path))
+    except FileNotFoundError:
+        if missing is None:
+            raise
+        raise TomlFileError(missing) from None
 
 
 def read_text(path: Path, limit: int = MAX_BYTES) -> str:

@@ -119,9 +119,7 @@ def as_seating(proposal: Proposal, now: datetime) -> Seating:
 def read_night(path: Path) -> Night:
     """The night in ``path``; a :class:`UsageError` naming the file and the bad key."""
     try:
-        return night_from(load_toml(path))
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such file; give the night's TOML file") from None
+        return night_from(load_toml(path, missing="no such file; give the night's TOML file"))
     except TomlFileError as err:
         raise UsageError(err.message(path)) from None
 

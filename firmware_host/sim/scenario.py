@@ -173,9 +173,7 @@ def load(name_or_path: str, default_map: str) -> Scenario:
     """The scenario, checked against its own pin map or else ``default_map``."""
     path = locate(name_or_path)
     try:
-        data = load_toml(path)
-    except FileNotFoundError:
-        raise ScenarioError(f"{path}: no such scenario file") from None
+        data = load_toml(path, missing="no such scenario file")
     except TomlFileError as err:
         raise ScenarioError(err.message(path)) from None
     return parse(data, path, default_map)

@@ -261,7 +261,7 @@ def _read_with_bases(name: str, chain: list[str]) -> dict[str, Any]:
         raise WiringError(f"pin map {Path(name).stem}: its bases loop: "
                           + " -> ".join(Path(p).stem for p in [*chain, str(path)]))
     try:
-        data = load_toml(path)
+        data = load_toml(path, missing="no such file")
     except TomlFileError as exc:
         raise WiringError(f"pin map {exc.message(path)}") from None
     base = data.get("base")

@@ -16,6 +16,7 @@ import pytest
 from firmware_host.commands.seat import read_night
 from firmware_host.config import ConfigError, load
 from firmware_host.errors import UsageError
+from firmware_host.league.roster import Roster
 from firmware_host.league.roster import read as read_roster
 from firmware_host.sim import scenario as scenarios
 from firmware_host.sim.scenario import ScenarioError
@@ -111,6 +112,17 @@ def test_every_file_names_the_line_and_column_of_bad_toml(
         read(path)
     assert str(refused.value).removeprefix("pin map ") == (
         f"{path}, {place}: not valid TOML: {reason}")
+
+
+def test_a_missing_file_is_named_and_a_missing_roster_is_an_empty_one(tmp_path: Path) -> None:
+    gone = tmp_path / "gone.toml"
+    with pytest.raises(UsageError) as refused:
+        read_night(gone)
+    assert str(refused.value) == f"{gone}: no such file; give the night's TOML file"
+    with pytest.raises(ScenarioError) as refused:
+        scenarios.load(str(gone), "pi40")
+    assert str(refused.value) == f"{gone}: no such scenario file"
+    assert read_roster(gone) == Roster()
 
 
 def scenario_error(tmp_path: Path, text: str) -> str:
