@@ -262,75 +262,72 @@ def logged(tmp_path: Path) -> Iterator[tuple[sqlite3.Connection, Path]]:
     db.close()
 
 
-def log_salts(wal: Path) -> bytes:
-    """The salts of the log's header: new ones each time the log starts over."""
-    return wal.read_bytes()[16:24]
+def the_next_write_starts_the_log_over(db: sqlite3.Connection, wal: Path) -> bool:
+    """Whether a commit now starts the log over: its header then has new salts."""
+    salts = wal.read_bytes()[16:24]
+    db.execute("INSERT INTO t VALUES (11)")
+    return wal.read_bytes()[16:24] != salts
+
+
+@pytest.fixture
+def checkpointer(logged: tuple[sqlite3.Connection, Path]) -> Iterator[Checkpointer]:
+    checkpointer = Checkpointer(db_uri(logged[1]))
+    yield checkpointer
+    checkpointer.close()
+
+
+@pytest.fixture
+def copying(checkpointer: Checkpointer, monkeypatch: pytest.MonkeyPatch) -> GatedCheckpoints:
+    """The checkpointer's first checkpoint, started and held at its gate."""
+    gate = GatedCheckpoints()
+    monkeypatch.setattr(threads, "sqlite3", gate)
+    checkpointer.wrote(ended=True)
+    assert gate.started.wait(5)
+    return gate
 
 
 def test_a_write_begun_while_a_checkpoint_copied_is_checkpointed_again(
-        logged: tuple[sqlite3.Connection, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+        logged: tuple[sqlite3.Connection, Path], checkpointer: Checkpointer,
+        copying: GatedCheckpoints) -> None:
     """A write that began before the checkpoint ended and commits after it cannot start the
     log over, nor can the writes after it until the next checkpoint: a second checkpoint
     copies it, so the next write does."""
     db, wal = logged
-    gate = GatedCheckpoints()
-    monkeypatch.setattr(threads, "sqlite3", gate)
-    checkpointer = Checkpointer(db_uri(wal))
-    try:
-        checkpointer.wrote(ended=True)
-        assert gate.started.wait(5)
-        with checkpointer.writing():
-            db.execute("BEGIN IMMEDIATE")
-            db.execute("INSERT INTO t VALUES (10)")
-            gate.release.set()
-            assert gate.done.wait(5)
-            db.execute("COMMIT")
-        checkpointer.wrote(ended=False)
-        assert checkpointer.wait_quiet(5)
-        assert gate.count == 2
-        salts = log_salts(wal)
-        db.execute("INSERT INTO t VALUES (11)")
-        assert log_salts(wal) != salts
-    finally:
-        checkpointer.close()
+    with checkpointer.writing():
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("INSERT INTO t VALUES (10)")
+        copying.release.set()
+        assert copying.done.wait(5)
+        db.execute("COMMIT")
+    checkpointer.wrote(ended=False)
+    assert checkpointer.wait_quiet(5)
+    assert copying.count == 2
+    assert the_next_write_starts_the_log_over(db, wal)
 
 
 def test_a_write_refused_while_a_checkpoint_copied_leaves_nothing_waiting(
-        logged: tuple[sqlite3.Connection, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    db, wal = logged
-    gate = GatedCheckpoints()
-    monkeypatch.setattr(threads, "sqlite3", gate)
-    checkpointer = Checkpointer(db_uri(wal))
-    try:
-        checkpointer.wrote(ended=True)
-        assert gate.started.wait(5)
-        with pytest.raises(sqlite3.OperationalError), checkpointer.writing():
-            gate.release.set()
-            assert gate.done.wait(5)
-            db.execute("INSERT INTO nowhere VALUES (1)")  # refused: nothing written
-        assert checkpointer.wait_quiet(5)  # the checkpoint it asked for has run
-        assert checkpointer.wait_caught_up(5)
-    finally:
-        checkpointer.close()
+        logged: tuple[sqlite3.Connection, Path], checkpointer: Checkpointer,
+        copying: GatedCheckpoints) -> None:
+    db, _ = logged
+    with pytest.raises(sqlite3.OperationalError), checkpointer.writing():
+        copying.release.set()
+        assert copying.done.wait(5)
+        db.execute("INSERT INTO nowhere VALUES (1)")  # refused: nothing written
+    assert checkpointer.wait_quiet(5)  # the checkpoint it asked for has run
+    assert checkpointer.wait_caught_up(5)
 
 
 def test_a_checkpoint_due_while_a_write_is_open_waits_for_it(
-        logged: tuple[sqlite3.Connection, Path]) -> None:
+        logged: tuple[sqlite3.Connection, Path], checkpointer: Checkpointer) -> None:
     db, wal = logged
-    checkpointer = Checkpointer(db_uri(wal))
-    try:
-        with checkpointer.writing():
-            db.execute("BEGIN IMMEDIATE")
-            db.execute("INSERT INTO t VALUES (10)")
-            checkpointer.wrote(ended=True)  # as the idle time running out would
-            assert not checkpointer.wait_quiet(0.3)
-            db.execute("COMMIT")
-        assert checkpointer.wait_quiet(5)
-        salts = log_salts(wal)
-        db.execute("INSERT INTO t VALUES (11)")
-        assert log_salts(wal) != salts
-    finally:
-        checkpointer.close()
+    with checkpointer.writing():
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("INSERT INTO t VALUES (10)")
+        checkpointer.wrote(ended=True)  # as the idle time running out would
+        assert not checkpointer.wait_quiet(0.3)
+        db.execute("COMMIT")
+    assert checkpointer.wait_quiet(5)
+    assert the_next_write_starts_the_log_over(db, wal)
 
 
 def db_uri(wal: Path) -> str:
