@@ -25,7 +25,7 @@ from firmware_host.night.hub import Listener
 from firmware_host.night.mqtt import Link
 from firmware_host.night.notify import notify
 from firmware_host.night.server import NightServer
-from firmware_host.night.signals import stop_event
+from firmware_host.night.signals import StopFlag
 from firmware_host.night.site import Site
 from firmware_host.night.store import Store
 from firmware_host.night.watch import Watch
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     host, port = listen_address(args.listen)
     password = read_secret(args.password_file, "--password-file")
     db = args.db or default_db()
-    stop = stop_event()
+    stop = StopFlag.on_signals()
     try:
         db.parent.mkdir(parents=True, exist_ok=True)
         store = Store.open(db)

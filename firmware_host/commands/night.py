@@ -28,7 +28,7 @@ from firmware_host.commands import Subparsers, add_command
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal
 from firmware_host.night.broker import HUB_USER, LocalBroker, free_port
-from firmware_host.night.signals import stop_event
+from firmware_host.night.signals import StopFlag, Stopping
 from firmware_host.night.topics import HOST_USER, table_id
 from games.core import Phase, Roll
 from games.dalmatian import Dalmatian, Stop
@@ -94,7 +94,7 @@ def demo(folder: Path, port: int, *, kept: bool) -> int:
     tables = [DemoTable(f"Table {n}", players, folder / f"table-{n}")
               for n, players in enumerate(PLAYERS, start=1)]
     broker = LocalBroker(folder, [HUB_USER, HOST_USER, *(table_id(t.name) for t in tables)])
-    stop = stop_event()
+    stop = StopFlag.on_signals()
     children: dict[str, tuple[subprocess.Popen[bytes], Path]] = {}  # and its log
     players: list[threading.Thread] = []
     broker.start()
@@ -166,7 +166,7 @@ def wait_for_page(url: str, hub: subprocess.Popen[bytes], log: Path) -> None:
     raise UsageError(f"the hub did not start: {last_line(log)}")
 
 
-def play(table: DemoTable, broker: LocalBroker, stop: threading.Event, offset: int) -> None:
+def play(table: DemoTable, broker: LocalBroker, stop: Stopping, offset: int) -> None:
     """Play short games at ``table`` until stopped, an action a :data:`STEP_S`, a pause
     between games."""
     turn = 0

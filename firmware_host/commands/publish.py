@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import threading
 from pathlib import Path
 
 from firmware_host.commands import Subparsers, add_command
@@ -19,7 +18,7 @@ from firmware_host.journal import Journal, JournalError, system_clock
 from firmware_host.night import topics
 from firmware_host.night.mqtt import Link
 from firmware_host.night.publisher import Publisher
-from firmware_host.night.signals import stop_event
+from firmware_host.night.signals import StopFlag, Stopping
 
 KEEPALIVE_S = 10
 log = logging.getLogger("table_companion.publish")
@@ -49,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         where = args.config or "the config"
         raise ConfigError(f"{where} has no [night] section: give the table a name and the "
                           'broker, e.g. [night] table = "Table 2"')
-    stop = stop_event()
+    stop = StopFlag.on_signals()
     path = args.journal or config.journal
     status = topics.status_topic(night.table_id)
     broker = topics.parse_broker(night.broker)
@@ -76,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def wait_for(path: Path, stop: threading.Event) -> Journal | None:
+def wait_for(path: Path, stop: Stopping) -> Journal | None:
     """The journal opened to read, once the referee has made it (on a fresh install it has
     not yet); None if stopped first."""
     waiting = ""

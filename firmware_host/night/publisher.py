@@ -30,6 +30,7 @@ from firmware_host.journal import Journal
 from firmware_host.night import topics
 from firmware_host.night.follow import Snapshot, WorkedOut, snapshot
 from firmware_host.night.mqtt import Link
+from firmware_host.night.signals import Stopping
 
 log = logging.getLogger("table_companion.publish")
 
@@ -78,7 +79,7 @@ class Publisher:
         except OSError as err:
             log.error("could not write %s: %s", self.next_round, err)
 
-    def run(self, stop: threading.Event, interval: float = 0.2) -> None:
+    def run(self, stop: Stopping, interval: float = 0.2) -> None:
         """Follow the journal until ``stop`` is set (or the link has ended), looking every
         ``interval`` seconds."""
         version: int | None = None

@@ -1,19 +1,38 @@
 """Nothing lost, nothing doubled: three tables play whole nights through the real simulator
 while their publishers are killed, the broker restarts (with and without its saved state),
 the hub is killed and a table is cut off; the hub ends with exactly the tables' journals.
+A publisher told to stop while its broker is gone stops at once, its files as they were.
 """
 
 from __future__ import annotations
 
 import random
+import select
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
 
-from night_parts import OFFLINE_WITHIN_S, Broker, Hub, Table, until
+from night_parts import (
+    HOST_USER,
+    OFFLINE_WITHIN_S,
+    ROOT,
+    Broker,
+    Hub,
+    Table,
+    hang_up,
+    mqtt_client,
+    send,
+    until,
+)
+
+from firmware_host import next_round
+from firmware_host.night import topics
 
 ROUNDS = 4
+STOPS_WITHIN_S = 3.0
 
 
 def play_round(tables: list[Table], during: Callable[[], None] = lambda: None) -> None:
@@ -82,3 +101,60 @@ def test_three_tables_lose_nothing_and_double_nothing_through_every_failure(
     assert set(held) == journals
     until(lambda: all(t["online"] for t in hub.night()["tables"]), 10, "every table online")
     assert hub.night()["rejected"] == 0
+
+
+def test_a_publisher_whose_broker_is_gone_stops_on_sigterm_within_seconds(
+        broker: Broker, tables: list[Table]) -> None:
+    """Stopped while its broker is gone, a publisher ends at once (systemd would otherwise
+    kill it) and leaves the journal and the next round's line as they were."""
+    table = tables[0]
+    table.play()
+    publisher = table.publish()
+    host = mqtt_client(broker, HOST_USER)
+    send(host, topics.SEATING, topics.seating_payload(topics.Seating(
+        (topics.SeatedTable("1", "Dalmatian", ("Ann", "Ben")),), "2026-11-24T22:00:00+01:00")))
+    hang_up(host)
+    line = next_round.beside(table.journal)
+    until(line.exists, 10, "the table's line beside its journal")
+    games = table.finished()
+    broker.stop(signal.SIGKILL)
+    until(lambda: "lost the broker" in publisher.output(), 10, "the publisher losing it")
+    time.sleep(1.5)  # retrying by now
+    assert publisher.process is not None
+    asked = time.monotonic()
+    publisher.send(signal.SIGTERM)
+    assert publisher.process.wait(timeout=20) == 0
+    assert time.monotonic() - asked < STOPS_WITHIN_S, publisher.output()
+    table.publisher = None
+    assert next_round.read(line) == "Next round: table 1 with Ann, Ben"
+    assert table.finished() == games and len(games) == 1
+
+
+STOP_ROUNDS = 30
+SIGNALLED = f"""
+from firmware_host.night.signals import StopFlag
+for n in range({STOP_ROUNDS}):
+    stop = StopFlag.on_signals()
+    print(n, flush=True)
+    while not stop.wait(0):  # the waiter's lock held as often as it can be
+        pass
+"""
+
+
+def test_a_stop_signal_is_taken_wherever_it_finds_the_waiter() -> None:
+    """A signal may come while the waiter holds its lock; a handler that took that lock
+    (threading.Event.set) waited for ever about every other time here."""
+    waiter = subprocess.Popen([sys.executable, "-c", SIGNALLED], cwd=ROOT,
+                              stdout=subprocess.PIPE, text=True)
+    assert waiter.stdout is not None
+    try:
+        for n in range(STOP_ROUNDS):
+            ready, _, _ = select.select([waiter.stdout], [], [], STOPS_WITHIN_S)
+            assert ready, f"stop {n} not taken within {STOPS_WITHIN_S} s"
+            assert waiter.stdout.readline() == f"{n}\n"
+            time.sleep(random.uniform(0.0, 0.01))
+            waiter.send_signal(signal.SIGTERM)
+        assert waiter.wait(timeout=STOPS_WITHIN_S) == 0
+    finally:
+        waiter.kill()
+        waiter.wait()
