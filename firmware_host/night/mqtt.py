@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import ssl
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -71,13 +72,17 @@ class Link:
         return self._thread.is_alive()
 
     def stop(self, last: tuple[str, bytes] | None = None) -> None:
-        """Send ``last`` (retained, waited for at most 2 s) if connected, then disconnect."""
+        """Send ``last`` (retained, waited for at most 2 s) if connected, then disconnect and
+        wait for the network thread to end (at most a retry's wait and a connection's)."""
         if last is not None and self.client.is_connected():
             info = self.client.publish(last[0], last[1], qos=1, retain=True)
             info.wait_for_publish(timeout=2.0)
+        deadline = time.monotonic() + RECONNECT_S[1] + 2
         self.client.disconnect()
-        if self._thread.is_alive():
-            self._thread.join(timeout=RECONNECT_S[1] + 2)
+        while self._thread.is_alive() and time.monotonic() < deadline:
+            self._thread.join(timeout=0.2)
+            # again: asked before paho had its socket, it forgets the first and connects
+            self.client.disconnect()
 
     def is_connected(self) -> bool:
         return bool(self.client.is_connected())

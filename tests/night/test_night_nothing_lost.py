@@ -6,6 +6,7 @@ A publisher told to stop while its broker is gone stops at once, its files as th
 
 from __future__ import annotations
 
+import logging
 import random
 import select
 import signal
@@ -14,10 +15,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from night_parts import (
     HOST_USER,
+    HUB_USER,
+    KEEPALIVE_S,
     OFFLINE_WITHIN_S,
+    PASSWORD,
     ROOT,
     Broker,
     Hub,
@@ -30,6 +35,7 @@ from night_parts import (
 
 from firmware_host import next_round
 from firmware_host.night import topics
+from firmware_host.night.mqtt import Link
 
 ROUNDS = 4
 STOPS_WITHIN_S = 3.0
@@ -158,3 +164,22 @@ def test_a_stop_signal_is_taken_wherever_it_finds_the_waiter() -> None:
     finally:
         waiter.kill()
         waiter.wait()
+
+
+def test_a_link_stopped_while_it_opens_its_connection_stops_at_once(broker: Broker) -> None:
+    """Told to stop between paho's choice to connect and its socket (where a slow lookup of
+    hub.local keeps it), the link still ends: paho forgets a disconnect asked then."""
+    link = Link(topics.parse_broker(broker.url), HUB_USER, PASSWORD, keepalive=KEEPALIVE_S,
+                log=logging.getLogger("test"))
+    opening = threading.Event()
+
+    def slow_lookup(client: Any, userdata: Any) -> None:
+        opening.set()
+        time.sleep(0.5)
+
+    link.client.on_pre_connect = slow_lookup
+    link.start()
+    assert opening.wait(5)
+    asked = time.monotonic()
+    link.stop()
+    assert not link.alive() and time.monotonic() - asked < STOPS_WITHIN_S
