@@ -9,10 +9,15 @@ filled from requirements/pi.lock with pip --require-hashes exactly as on a Pi.
 
 from __future__ import annotations
 
+import re
+import shlex
+import socket
 import subprocess
 from pathlib import Path
 
 from namespace_helpers import needs_private_mounts
+
+from firmware_host.cli import build_parser
 
 REPO = Path(__file__).parents[2]
 
@@ -79,6 +84,7 @@ step 2-booted bash /src/systemd/install.sh
 step 3-again bash /src/systemd/install.sh
 step games table-companion games
 step night-hub bash /src/systemd/install.sh --hub --tables 2
+cp "$root/etc/systemd/system/table-companion-hub.service" "$root/out/hub.service"
 step night-hub-again bash /src/systemd/install.sh --hub --tables 2
 step night-broker unshare --net /opt/table-companion/venv/bin/python \
     /src/tests/commands/hub_broker_check.py /etc/table-companion/night/table-2
@@ -105,6 +111,15 @@ step 8-reinstall bash /src/systemd/install.sh --yes
 cp "$root/boot/firmware/config.txt" "$root/out/config-debian.txt"
 step 9-uninstall-offline bash /src/systemd/install.sh --uninstall
 """
+
+
+def started_with(unit: str) -> list[str]:
+    """The unit's ExecStart as systemd runs it here: lines joined, %H (the host's name)
+    and %% expanded."""
+    text = unit.replace("\\\n", " ")
+    line = next(line for line in text.splitlines() if line.startswith("ExecStart="))
+    expanded = re.sub(r"%[H%]", lambda m: socket.gethostname() if m[0] == "%H" else "%", line)
+    return shlex.split(expanded.removeprefix("ExecStart="))
 
 
 @needs_private_mounts
@@ -161,6 +176,10 @@ def test_install_upgrade_spi_and_uninstall_in_a_throwaway_root(tmp_path: Path) -
                                        "systemctl restart table-companion-hub.service"]
     assert "systemctl restart mosquitto.service" in calls["night-hub"]
     assert not any("table-companion.service" in call for call in calls["night-hub"])
+    said = re.search(r"The night's page: (\S+)", hub)
+    assert said is not None, hub  # ... and the QR code on /tv gives the players the same
+    hub_command = started_with(out["hub.service"])
+    assert build_parser("hub").parse_args(hub_command[1:]).page == said[1]
     assert out["night-hub-again"].endswith(
         "Nothing to change: the hub is installed and up to date\nexit 0\n")
     assert not any("restart" in call for call in calls["night-hub-again"])
