@@ -75,8 +75,8 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.clear:
-        publish(args, b"")
+    if args.clear:  # kept by the broker, so a hub that keeps the seating hears it gone
+        publish(args, seating_payload(Seating((), local_now().isoformat(timespec="seconds"))))
         print(f"The next round's seating is cleared at {args.broker}.", file=sys.stderr)
         return 0
     if args.file is None:

@@ -4,6 +4,8 @@ Kept in SQLite so a restarted hub shows the night at once. The latest night's ga
 also in memory for the live page; older nights are read from the file when asked for.
 Games are keyed by night, table id and game id, so a message received twice (a publisher
 that reconnected, the broker's retained copies after the hub restarts) changes nothing.
+The host's seating of the next round is kept too: a restarted hub whose broker lost its
+retained copy still shows it.
 
 Only the latest night the hub holds a game in is open. There, a table's live state names
 the games it has finished, and only those are shown: a game arrives just before the live
@@ -48,6 +50,8 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS played (night TEXT NOT NULL, table_id TEXT NOT NULL, "
     "game_id INTEGER NOT NULL, payload BLOB NOT NULL, "
     "PRIMARY KEY (night, table_id, game_id)) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS seating (one INTEGER PRIMARY KEY CHECK (one = 1), "
+    "payload BLOB NOT NULL)",
 )
 # a hub before every night was kept had one night's games by table and game id
 OLD_GAMES = ("INSERT OR IGNORE INTO played SELECT json_extract(payload, '$.night'), table_id, "
@@ -113,8 +117,7 @@ class Store:
     quiet_after: float = 10.0
     version: int = 0  # counts the changes of any night's games, and of the roster
     roster: Roster = field(default_factory=Roster)
-    # the next round: not kept in the file, the broker's retained copy comes on every connect
-    seating: Seating = NO_SEATING
+    seating: Seating = NO_SEATING  # the next round, as the host last published it
 
     @classmethod
     def open(cls, path: Path) -> Store:
@@ -136,6 +139,9 @@ class Store:
             store.tables[table_id] = Table(table_id, bool(online),
                                            parsed if isinstance(parsed, Live) else None)
         store._load_latest()
+        for (payload,) in db.execute("SELECT payload FROM seating"):
+            kept = _kept(topics.SEATING, payload)
+            store.seating = kept if isinstance(kept, Seating) else NO_SEATING
         return store
 
     def close(self) -> None:
@@ -145,8 +151,15 @@ class Store:
         """Take ``message`` in; what it changed on the page (nothing for a repeat)."""
         with self.lock:
             if isinstance(message, Seating):  # the host's, not a table's
-                changed, self.seating = message != self.seating, message
-                return Change(seating=changed)
+                if message == self.seating:
+                    return Change()
+                self.seating = message
+                if message.tables:
+                    self.db.execute("INSERT OR REPLACE INTO seating VALUES (1, ?)",
+                                    (topics.seating_payload(message),))
+                else:  # taken down
+                    self.db.execute("DELETE FROM seating")
+                return Change(seating=True)
             self.heard[message.table] = self.clock()
             table = self.tables.get(message.table) or Table(message.table)
             card = results = False

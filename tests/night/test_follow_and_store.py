@@ -136,3 +136,21 @@ def test_a_game_is_shown_once_the_live_state_lists_it_whatever_the_clocks_say(
     assert [g.id for g in store.night().games] == [1]
     assert store.apply(Cleared(TABLE, 1)) == Change("", True)
     assert store.night().games == ()
+
+
+def test_the_store_keeps_the_seating_until_the_host_takes_it_down(tmp_path: Path) -> None:
+    path = tmp_path / "night.sqlite3"
+    seating = topics.Seating((topics.SeatedTable("3", "Centennial", ("Ann", "Bob", "Cy")),),
+                             "2026-11-24T22:00:00+01:00")
+    store = Store.open(path)
+    assert store.apply(seating) == Change(seating=True)
+    store.close()
+    store = Store.open(path)  # a restarted hub, before the broker has said anything
+    assert store.night().seating == seating
+    assert store.apply(seating) == Change()  # the broker's retained copy: nothing new
+    taken_down = topics.Seating((), "2026-11-24T22:30:00+01:00")
+    assert store.apply(taken_down) == Change(seating=True)
+    store.close()
+    store = Store.open(path)
+    assert store.night().seating == topics.NO_SEATING
+    store.close()

@@ -11,6 +11,7 @@ The TV's seating page is kept as ``build/night/tv-seating-1920x1080.png``, the p
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from datetime import datetime
@@ -136,6 +137,40 @@ def test_a_published_seating_reaches_the_page_the_tv_and_the_tables_screen(
     screen.clock.run_for(tv.CYCLE_S * 1000)
     assert screen.locator("#tables").is_visible()
     screen.close()
+
+
+def test_a_restarted_hub_keeps_the_seating_its_broker_lost(
+        tmp_path: Path, broker: Broker, hub: Hub) -> None:
+    night = tmp_path / "night.toml"
+    night.write_text(NIGHT)
+    done = seat(tmp_path, broker, str(night), "--json", "--publish")
+    assert done.returncode == 0, done.stderr
+    seated = [t["players"] for t in json.loads(done.stdout)["tables"]]
+
+    def shown() -> list[list[str]]:
+        return [t["players"] for t in hub.night()["seating"]["tables"]]
+
+    until(lambda: shown() == seated, 10, "the seating at the hub")
+    assert hub.tool is not None
+    hub.tool.stop()
+    broker.stop(signal.SIGKILL)
+    broker.forget()  # the broker lost its retained messages, the seating with them
+    broker.start()
+    hub.start()
+    assert shown() == seated
+    assert hub.tool is not None
+    hub.tool.stop()
+    cleared = seat(tmp_path, broker, "--clear")  # while the hub is down
+    assert cleared.returncode == 0, cleared.stderr
+    hub.start()
+    until(lambda: not shown(), 10, "the hub hearing the seating was taken down")
+    got = mqtt_client(broker, "night_hub")
+    kept: list[bytes] = []
+    got.on_message = lambda client, userdata, message: kept.append(message.payload)
+    got.subscribe(topics.SEATING, qos=1)
+    until(lambda: kept, 5, "the broker's retained seating")
+    hang_up(got)
+    assert check_message(topics.SEATING, kept[0]) == "mqttSeating"
 
 
 @pytest.mark.parametrize("password, why", [("guess", "refused night_host: Not authorized"),
