@@ -22,16 +22,22 @@ from night_parts import (
 TABLE_NAMES = ("Table 1", "Table 2", "Table 3", "Table 4")
 
 
+@pytest.fixture
+def readers() -> tuple[str, ...]:
+    """Logins besides the night's that the broker lets read every topic: none, unless a
+    test module that listens to the whole night overrides this."""
+    return ()
+
 
 @pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
+def broker(tmp_path: Path, readers: tuple[str, ...]) -> Iterator[Broker]:
     if MOSQUITTO is None or MOSQUITTO_PASSWD is None:
         missing("mosquitto")
     folder = tmp_path / "broker"
     folder.mkdir()
     broker = Broker(folder)
     broker.write_config([HUB_USER, HOST_USER,
-                         *(name.lower().replace(" ", "-") for name in TABLE_NAMES)])
+                         *(name.lower().replace(" ", "-") for name in TABLE_NAMES)], readers)
     broker.start()
     yield broker
     broker.stop()

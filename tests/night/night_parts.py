@@ -103,10 +103,17 @@ class Broker:
         path = self.folder / "mosquitto.log"
         return path.read_text(errors="replace") if path.exists() else ""
 
-    def write_config(self, users: list[str]) -> Path:
+    def write_config(self, users: list[str], readers: tuple[str, ...] = ()) -> Path:
+        """The shipped config and ACL for ``users``, and ``readers``: logins the ACL lets
+        read every topic (an observer of the whole night)."""
         passwd = self.folder / "passwd"
         passwd.write_text("")
-        for user in users:
+        acl = SHIPPED / "table-companion.acl"
+        if readers:
+            acl = self.folder / "table-companion.acl"
+            acl.write_text((SHIPPED / "table-companion.acl").read_text() + "".join(
+                f"\nuser {reader}\ntopic read tc/#\n" for reader in readers))
+        for user in [*users, *readers]:
             subprocess.run([MOSQUITTO_PASSWD, "-b", str(passwd), user, PASSWORD], check=True,
                            capture_output=True)
         passwd.chmod(0o600)
@@ -125,7 +132,7 @@ class Broker:
             elif key == "password_file":
                 line = f"password_file {passwd}"
             elif key == "acl_file":
-                line = f"acl_file {SHIPPED / 'table-companion.acl'}"
+                line = f"acl_file {acl}"
             lines.append(line)
         lines += [f"persistence_location {self.folder}/", f"user {getpass.getuser()}",
                   f"log_dest file {self.folder / 'mosquitto.log'}", "log_type all"]
