@@ -6,6 +6,7 @@ The screenshot is kept as ``build/night/page-390x844.png``.
 
 from __future__ import annotations
 
+import ast
 import signal
 import threading
 import time
@@ -36,8 +37,7 @@ def test_a_phone_sees_the_night_change_live_and_names_stay_text(
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     page.goto(hub.url, wait_until="domcontentloaded")
-    page.wait_for_function("document.getElementById('link').textContent === 'live'",
-                           timeout=10_000)
+    page.wait_for_selector("#link:text-is('live')", timeout=10_000)
     assert page.locator("#standings table").inner_text().count("Ann") == 1
     assert page.locator("#table-table-1").is_visible()
 
@@ -119,3 +119,15 @@ def test_a_card_shows_the_dice_of_the_player_it_names(
           "Ann named on the card once Ben stopped")
     assert page.locator(f"{card} .dice").count() == 0
     page.close()
+
+
+def test_no_night_test_waits_on_a_script_the_page_refuses() -> None:
+    """The hub's pages forbid eval (CSP), and Playwright's wait_for_function evaluates its
+    predicate in the page: it passes only when already true at the first look (made by
+    the browser's tools, which the CSP leaves alone) and raises EvalError as soon as it
+    has to wait. Selectors and locators wait outside the page's scripts."""
+    calls = [f"{path.relative_to(ROOT)}:{node.lineno}"
+             for path in sorted((ROOT / "tests" / "night").rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text()))
+             if isinstance(node, ast.Attribute) and node.attr == "wait_for_function"]
+    assert calls == []

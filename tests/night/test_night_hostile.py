@@ -164,8 +164,7 @@ class Watched:
 def test_hostile_text_in_any_field_stays_text_on_every_phone(browser: Any, night: Hub) -> None:
     clients = {table: mqtt_client(night.broker, table) for table in [*TABLES, MARKER]}
     open_page = Watched(browser, night.url)
-    open_page.page.wait_for_function("document.getElementById('link').textContent === 'live'",
-                                     timeout=30_000)
+    open_page.page.wait_for_selector("#link:text-is('live')", timeout=30_000)
     shown = 0
     for round_, text in enumerate(HOSTILE, start=1):
         sent = []

@@ -84,8 +84,7 @@ def test_the_page_shows_a_quiet_table_and_the_brokers_loss_within_10_s(
     until(lambda: (hub.table("table-1") or {}).get("online"), 10, "table 1 online")
     page = browser.new_page(viewport=PHONE)
     page.goto(hub.url, wait_until="domcontentloaded")
-    page.wait_for_function("document.getElementById('link').textContent === 'live'",
-                           timeout=10_000)
+    page.wait_for_selector("#link:text-is('live')", timeout=10_000)
     assert page.locator("#banner").is_hidden()
     time.sleep(2 * KEEPALIVE_S)  # a table that plays nothing is still heard: its status
     assert page.locator("#table-table-1 .heard").count() == 0
