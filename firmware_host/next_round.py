@@ -4,7 +4,8 @@ The publisher hears the host's seating at the broker and writes this table's lin
 round: table 3 with Ann, Bob, Cy") to a small file beside the journal, the folder both
 services share; the referee, which has no network, reads it between games and shows it
 once when it changes. The file is written whole (a rename) and read as untrusted text:
-bounded and printable only.
+bounded and printable only. Over a notice (a game's end, with the QR code of its page) the
+line is shown in turn with the notice, so nobody has to press to read where they sit next.
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware_host.views import NoticeView
+
 LOOK_S = 2.0  # how often the referee looks between games
 MAX_CHARS = 300  # eight names of 32 characters and the words around them
+TITLE = "Next round"
 
 
 def beside(journal: Path) -> Path:
@@ -41,6 +45,17 @@ def read(path: Path) -> str:
         return ""
     text = data.decode("utf-8", errors="replace").split("\n", 1)[0]
     return "".join(c for c in text if c.isprintable())[:MAX_CHARS].strip()
+
+
+def notice(line: str) -> NoticeView:
+    """``line`` as a screen of its own: "Next round" big in the band, the table and
+    "with" on a line, the names wrapped below it, across the whole width (the QR code is on
+    the notice it turns with). A line of another shape is shown whole under the title."""
+    rest = line.removeprefix(TITLE + ": ")
+    where, found, names = rest.partition(" with ")
+    if rest == line or not found:
+        return NoticeView(TITLE, (rest,))
+    return NoticeView(TITLE, (f"{where} with", names))
 
 
 @dataclass

@@ -83,11 +83,17 @@ class BoardFixView:
 @dataclass(frozen=True)
 class NoticeView:
     """A full-screen notice: the night's standings, shutting down, a fault. ``qr`` is an
-    address shown as a QR code beside the lines (the game night's page)."""
+    address shown as a QR code beside the lines (the game night's page). ``then`` is shown
+    in turn with it (the next round's seat at a game's end), so neither waits for a press."""
 
     title: str
     lines: tuple[str, ...]
     qr: str = ""
+    then: NoticeView | None = None
+
+    def turned(self, turns: int) -> NoticeView:
+        """What shows after ``turns`` turns: ``then`` first, as it is the news."""
+        return self.then if self.then is not None and turns % 2 == 0 else self
 
 
 View = GameView | MenuView | DiceEntryView | BoardFixView | NoticeView

@@ -31,6 +31,11 @@ class PageStack:
     def top(self) -> Page | None:
         return self.pages[-1] if self.pages else None
 
+    @property
+    def turning(self) -> NoticeView | None:
+        """The notice, when another is shown in turn with it."""
+        return self.notice if self.notice is not None and self.notice.then is not None else None
+
     def open(self, page: Page) -> None:
         self.pages.append(page)
 
@@ -91,8 +96,9 @@ class PageStack:
                 open_menu()
         return True
 
-    def view(self) -> View | None:
-        """What the pages show, or None: the game screen shows."""
+    def view(self, turns: int = 0) -> View | None:
+        """What the pages show, or None: the game screen shows. ``turns``: how often the
+        notice has turned since it was shown."""
         if self.notice is not None:
-            return self.notice
+            return self.notice.turned(turns)
         return self.top.view() if self.top is not None else None

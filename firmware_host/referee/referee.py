@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -162,8 +163,9 @@ class Referee:
         self._changed |= self.timers.pager.on(now, shown)
         between = self.table is None or self.table.game.is_over
         if between and (line := self.next_round.look(now)):
-            self.say(line)
+            self._seat(line)
             self._changed = True
+        self._changed |= self.timers.turns.on(now, self.pages.turning)
         table = self.table
         disagreeing = table.missing() | table.extra() if table is not None else frozenset()
         if self.timers.unmade.on(now, disagreeing) and table is not None:
@@ -187,7 +189,7 @@ class Referee:
 
     def view(self) -> View:
         """What the screen shows now."""
-        over_the_game = self.pages.view()
+        over_the_game = self.pages.view(self.timers.turns.page_of(self.pages.turning))
         if over_the_game is not None:
             return over_the_game
         assert self.table is not None  # with no game the new-game menu cannot be closed
@@ -376,6 +378,14 @@ class Referee:
             self.table.recogniser.ignored = self.ignored
             if board is not None:
                 self.table.fixes = tuple(self.table.recogniser.reset(game, board()).fixes)
+
+    def _seat(self, line: str) -> None:
+        """The next round's seat: in turn with a notice shown (a game's end), else said."""
+        notice = self.pages.notice
+        if notice is None:
+            self.say(line)
+        else:
+            self.pages.notice = replace(notice, then=next_round.notice(line))
 
     def say(self, text: str) -> None:
         if not self.pages.say(text) and self.table is not None:

@@ -108,15 +108,16 @@ class Scroller:
 class Pager:
     """Counts the pages turned of the message shown, one every :data:`PAGE_S` (a message of
     one page looks the same after a turn, so its frame sends nothing); a new message starts
-    at its first page."""
+    at its first page. A notice with another to turn with is paged the same way."""
 
     def __init__(self) -> None:
         self.due: float | None = None
         self.page = 0
-        self._text: str | None = None
+        self._text: object = None
 
-    def on(self, now: float, text: str | None) -> bool:
-        """Whether the page shown changes now; ``text``: the message on the screen."""
+    def on(self, now: float, text: object) -> bool:
+        """Whether the page shown changes now; ``text``: the message on the screen (None:
+        nothing to page)."""
         if text != self._text:
             self._text, self.page = text, 0
             self.due = None if text is None else now + PAGE_S
@@ -127,7 +128,7 @@ class Pager:
         self.due = now + PAGE_S
         return True
 
-    def page_of(self, text: str | None) -> int:
+    def page_of(self, text: object) -> int:
         """The pages turned of ``text``: none yet, if it has just come."""
         return self.page if text == self._text else 0
 
@@ -207,9 +208,10 @@ class Timers:
         self.scroll = Scroller()
         self.unmade = UnmadeFixes()
         self.pager = Pager()
+        self.turns = Pager()  # a notice and the seat shown in turn with it
         self.unwritten = Unwritten()
 
     def due(self) -> float | None:
         dues = (self.tumble.due, self.scroll.due, self.unmade.due, self.pager.due,
-                self.unwritten.due)
+                self.turns.due, self.unwritten.due)
         return min((due for due in dues if due is not None), default=None)

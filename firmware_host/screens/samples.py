@@ -322,9 +322,26 @@ def game_over_qr() -> View:
     return game_over_notice(game, "http://hub.local:8080" + short_path("t" * 32, 999_999_999))
 
 
+def next_round_seat() -> View:
+    """At a game night, the next round's seat, shown in turn with the game's end."""
+    from firmware_host import next_round
+
+    return next_round.notice("Next round: table 3 with Ann, Bob, Cy")
+
+
+def next_round_eight() -> View:
+    """The next round's seat at a table of eight (Centennial's most), names long and short."""
+    from firmware_host import next_round
+
+    return next_round.notice("Next round: table 12 with Christine, Christopher, Guy, Peggy, "
+                             "Dominic, Anneliese, Bob, Cy")
+
+
 SAMPLES: dict[str, Callable[[], View]] = {
     "standings_qr": standings_qr,
     "game_over_qr": game_over_qr,
+    "next_round_seat": next_round_seat,
+    "next_round_eight": next_round_eight,
     "centennial_playing": centennial_playing,
     "centennial_claims": centennial_claims,
     "centennial_stop_paged": centennial_stop_paged,
