@@ -74,7 +74,7 @@ def closed_by_the_hub(sock: socket.socket) -> bool:
         return True
 
 
-def get(port: int, path: str = "/", timeout: float = 5.0) -> tuple[int, bytes, float]:
+def get(port: int, path: str = "/", timeout: float = 2 * LIMITS.head_s) -> tuple[int, bytes, float]:
     """A normal visitor from 127.0.0.1: status, body and seconds taken."""
     start = time.monotonic()
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
@@ -118,12 +118,17 @@ def test_a_visitor_gets_the_page_at_once_while_a_crowd_holds_on(night: Hub) -> N
         opened = time.monotonic() - started
         status, body, took = get(port)
         assert status == 200 and b'id="table-table-1"' in body
-        assert took < 1.0, f"the page took {took:.2f} s"
-        status, body, took = get(port, "/night.json")
-        assert status == 200 and took < 1.0
+        status, _, took_json = get(port, "/night.json")
+        assert status == 200
+        # Served while the crowd holds on, not once the hub's deadline has ended it: no
+        # idle or slowloris connection is closed yet, and neither visitor waited anywhere
+        # near that deadline (on load alone the page takes milliseconds to a second or two)
+        assert not any(closed_by_the_hub(s) for s in crowd["idle"] + crowd["slow"]), \
+            "the pages came only once the hub had ended connections of the crowd"
+        assert max(took, took_json) < LIMITS.head_s / 2, f"{took:.2f} s, {took_json:.2f} s"
         print(f"3,300 connections opened in {opened:.1f} s; the page in {took * 1000:.0f} ms")
         # the hub ends idle and slow connections once their deadline has passed
-        time.sleep(LIMITS.head_s + 1.5 - (time.monotonic() - started))
+        time.sleep(max(0.0, LIMITS.head_s + 1.5 - (time.monotonic() - started)))
         until(lambda: all(closed_by_the_hub(s) for s in crowd["idle"] + crowd["slow"]), 5,
               "every idle and slowloris connection ended by the hub")
         for sock in crowd["sse"]:
@@ -213,9 +218,14 @@ def test_past_the_per_address_cap_a_quick_503(night: Hub) -> None:
     try:
         started = time.monotonic()
         extra = connect(night.port, 0, 400, b"GET / HTTP/1.1\r\nHost: hub\r\n\r\n")
+        extra.settimeout(2 * LIMITS.head_s)
         reply = extra.recv(4096)
+        took = time.monotonic() - started
         assert reply.startswith(b"HTTP/1.1 503 ") and b"Retry-After" in reply
-        assert time.monotonic() - started < 0.5
+        # at once, not after the hub's shortest deadline (the held ones' head_s, when the
+        # 503 would come only as they are ended); load alone takes nowhere near half of it
+        assert took < LIMITS.head_s / 2, f"the 503 took {took:.2f} s"
+        assert not any(closed_by_the_hub(s) for s in held), "the 503 came as they were ended"
         extra.close()
         assert get(night.port)[0] == 200  # another address is served
     finally:
