@@ -14,7 +14,8 @@ every stream, hub RSS <= 60 MB.
 ``--nights N`` measures twice: with a fresh store, then with a store that holds N earlier
 nights (:func:`past_nights`: a busy league's games, each with its luck and throws), where the
 hub's p99 and RSS may grow by at most :data:`MOST_GROWTH`; after the second run the league's
-pages are asked for once (every player rated), and the RSS after that is reported too.
+pages are asked for once (every player rated), then a player's page after each of a few games
+a table finishes tonight (what a player opens as the night goes on), and the RSS after that.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ SETTLE_S = 5.0  # after the last update, for every stream to have every table's
 PRIORITY = -10  # as root: the hub's and the streams' reader's, over other work on the machine
 MOST_GROWTH = 0.20  # of p99 and RSS, from a fresh store to one with --nights earlier nights
 PAST_TABLES, PAST_GAMES, PAST_PLAYERS = 10, 6, 12  # a past night: its tables, games a table
+TONIGHT_GAMES = 3  # finished tonight after the league's pages were first asked for
 
 
 def rss_mb(pid: int) -> float:
@@ -202,7 +204,6 @@ def past_nights(path: Path, nights: int) -> int:
     number of games."""
     rng = random.Random(nights)
     store = Store.open(path)
-    names = [f"Player {n}" for n in range(1, PAST_PLAYERS + 1)]
     count = 0
     for back in range(nights, 0, -1):
         night = (datetime.now(UTC) - timedelta(days=back)).date().isoformat()
@@ -211,28 +212,34 @@ def past_nights(path: Path, nights: int) -> int:
             ids = []
             for number in range(1, PAST_GAMES + 1):
                 game_id = count + 1
-                players = rng.sample(names, 4)
-                scores = [rng.randint(10, 40) for _ in players]
-                payload = json.dumps({
-                    "v": 1, "name": f"Past {table}", "id": game_id, "game": "Dalmatian",
-                    "started": f"{night}T{17 + number}:00:00+00:00",
-                    "ended": f"{night}T{17 + number}:40:00+00:00", "night": night,
-                    "players": [{"seat": seat, "name": name, "score": score,
-                                 "place": 1 + sum(other > score for other in scores)}
-                                for seat, (name, score) in enumerate(zip(players, scores,
-                                                                         strict=True))],
-                    "luck": [{"seat": seat, "luck": rng.randint(-500, 500),
-                              "decisions": rng.randint(0, 300)} for seat in range(4)],
-                    "throws": [f"{n % 4}:button:" + "-".join(
-                        str(rng.randint(1, 6)) for _ in range(rng.randint(1, 5)))
-                        for n in range(60)]}).encode()
-                store.apply(topics.parse(topics.game_topic(table_id, game_id), payload))
+                store.apply(topics.parse(topics.game_topic(table_id, game_id), league_game(
+                    rng, f"Past {table}", game_id, f"{night}T{17 + number}:00:00+00:00")))
                 ids.append(game_id)
                 count += 1
             store.apply(topics.Live(table_id, f"Past {table}", "", (), "", "idle", (), (), "",
                                     0, tuple(ids), f"{night}T23:59:00+00:00"))
     store.close()
     return count
+
+
+def league_game(rng: random.Random, table: str, game_id: int, started: str) -> bytes:
+    """A 40-minute game of Dalmatian among four of the :data:`PAST_PLAYERS` regulars at
+    ``table``, with its luck and 60 throws, as a table sends it."""
+    names = [f"Player {n}" for n in range(1, PAST_PLAYERS + 1)]
+    players = rng.sample(names, 4)
+    scores = [rng.randint(10, 40) for _ in players]
+    begun = datetime.fromisoformat(started)
+    return json.dumps({
+        "v": 1, "name": table, "id": game_id, "game": "Dalmatian", "started": started,
+        "ended": (begun + timedelta(minutes=40)).isoformat(), "night": begun.date().isoformat(),
+        "players": [{"seat": seat, "name": name, "score": score,
+                     "place": 1 + sum(other > score for other in scores)}
+                    for seat, (name, score) in enumerate(zip(players, scores, strict=True))],
+        "luck": [{"seat": seat, "luck": rng.randint(-500, 500),
+                  "decisions": rng.randint(0, 300)} for seat in range(4)],
+        "throws": [f"{n % 4}:button:" + "-".join(
+            str(rng.randint(1, 6)) for _ in range(rng.randint(1, 5)))
+            for n in range(60)]}).encode()
 
 
 def main() -> int:
@@ -281,7 +288,7 @@ def once(args: argparse.Namespace, nights: int) -> dict[str, Any]:
             result = run(args, ids, broker, hub, port, pin="taskset" in pin, rest=rest)
             result["stored_games"] = stored
             if nights:
-                result["hub"].update(league_pages(port, hub.pid))
+                result["hub"].update(league_pages(port, hub.pid, broker, ids[0]))
             return result
         finally:
             hub.terminate()
@@ -385,19 +392,52 @@ def run(args: argparse.Namespace, ids: list[str], broker: LocalBroker,
     return result
 
 
-def league_pages(port: int, pid: int) -> dict[str, float]:
+def league_pages(port: int, pid: int, broker: LocalBroker, table: str) -> dict[str, Any]:
     """The league's pages asked for once (every game of every night rated), a player's
-    page, and the hub's RSS after."""
+    page, the player's page again after each of :data:`TONIGHT_GAMES` games ``table``
+    finishes tonight (every night's games read again for it, or only tonight's), and the
+    hub's RSS after."""
     started = time.monotonic()
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/players", timeout=120) as reply:
-        reply.read()
+    read(port, "/players", 120)
     first = time.monotonic() - started
     started = time.monotonic()
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/players/player-1", timeout=60) as reply:
-        reply.read()
-    return {"league_first_s": round(first, 2),
-            "player_page_s": round(time.monotonic() - started, 3),
+    read(port, "/players/player-1", 60)
+    page_s = time.monotonic() - started
+    client = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"bench-{table}-tonight")
+    client.username_pw_set(table, broker.password_file(table).read_text().strip())
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    rng = random.Random(0)
+    after = []
+    for game_id in range(1, TONIGHT_GAMES + 1):
+        now = datetime.now(UTC)
+        game = topics.parse(topics.game_topic(table, game_id), league_game(
+            rng, table, game_id, (now - timedelta(minutes=40)).isoformat(timespec="seconds")))
+        live = topics.Live(table, table, "", (), "", "idle", (), (), "", 0,
+                           tuple(range(1, game_id + 1)), now.isoformat(timespec="milliseconds"))
+        for topic, payload in ((topics.game_topic(table, game_id), topics.game_payload(game)),
+                               (topics.live_topic(table), topics.live_payload(live))):
+            client.publish(topic, payload, qos=1, retain=True).wait_for_publish(10)
+        deadline = time.monotonic() + 30
+        while (table, game_id) not in {(g["table"], g["id"]) for g in json.loads(
+                read(port, "/night.json", 10))["games"]}:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"tonight's game {game_id} not at the hub within 30 s")
+            time.sleep(0.05)
+        started = time.monotonic()
+        read(port, "/players/player-1", 60)
+        after.append(round(time.monotonic() - started, 3))
+    client.disconnect()
+    client.loop_stop()
+    return {"league_first_s": round(first, 2), "player_page_s": round(page_s, 3),
+            "player_page_after_a_game_tonight_s": after,
             "rss_mb_after_league": round(rss_mb(pid), 1)}
+
+
+def read(port: int, path: str, timeout: float) -> bytes:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=timeout) as reply:
+        data: bytes = reply.read()
+        return data
 
 
 if __name__ == "__main__":

@@ -84,6 +84,18 @@ class Dice:
                 sum(throw.dice)] += 1
         return lean(game)
 
+    @classmethod
+    def total(cls, parts: Iterable[Dice]) -> Dice:
+        """The counts of ``parts`` together (each night's, say)."""
+        total = cls()
+        for part in parts:
+            for name, faces in part.faces.items():
+                total.faces.setdefault(name, Counter()).update(faces)
+            for name, sizes in part.totals.items():
+                for size, counted in sizes.items():
+                    total.totals.setdefault(name, {}).setdefault(size, Counter()).update(counted)
+        return total
+
     def of(self, player: Player) -> tuple[Counter[int], dict[int, Counter[int]]]:
         """The faces and totals of every name the player was written as."""
         faces: Counter[int] = Counter()

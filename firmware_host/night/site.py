@@ -42,6 +42,16 @@ def download(data: str, kind: str, filename: str) -> Reply:
                  {"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
+@dataclass(frozen=True)
+class Read:
+    """A night's games as the league reads them (without their throws), the dice counted
+    from those, and the store's count of the night's changes when they were read."""
+
+    changes: int
+    games: list[topics.Game]
+    dice: Dice
+
+
 class Site:
     """The hub's addresses over ``store``; ``night`` is today's night as the page shows it
     (with the hub's trouble) and ``rejected`` the count of messages refused."""
@@ -53,18 +63,29 @@ class Site:
         self.rejected = rejected
         self._league = League(Roster())
         self._league_version = -1
+        self._older: dict[str, Read] = {}  # the older nights as the league last read them
 
     def league(self) -> League:
         """Every night's games by player, with ratings: games that ended since last time
-        are rated on, and a change of the roster or of an older game rates all again."""
+        are rated on, and a change of the roster or of an older game rates all again. Only
+        the latest night is read again, and an older one that took a game in since."""
         version = self.store.version
         if version != self._league_version:
-            dice = Dice()
-            games = self.store.every_game(each=dice.take)
-            self._league = extended(self._league, games, self.store.roster)
-            self._league.dice = dice
+            latest, older = self.store.older_nights()
+            self._older = {night: self._older[night] if night in self._older
+                           and self._older[night].changes == changes
+                           else self._read(night, changes)
+                           for night, changes in older.items()}
+            nights = [*self._older.values(), self._read(latest, 0)]
+            self._league = extended(self._league, [g for n in nights for g in n.games],
+                                    self.store.roster)
+            self._league.dice = Dice.total(n.dice for n in nights)
             self._league_version = version
         return self._league
+
+    def _read(self, night: str, changes: int) -> Read:
+        dice = Dice()
+        return Read(changes, self.store.games_of(night, each=dice.take), dice)
 
     def get(self, path: str) -> Reply | None:
         """The answer to a GET of ``path``, or None if there is nothing there."""

@@ -24,6 +24,7 @@ import re
 import sqlite3
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -118,6 +119,7 @@ class Store:
     version: int = 0  # counts the changes of any night's games, and of the roster
     roster: Roster = field(default_factory=Roster)
     seating: Seating = NO_SEATING  # the next round, as the host last published it
+    changes: Counter[str] = field(default_factory=Counter)  # a night's, since the hub started
 
     @classmethod
     def open(cls, path: Path) -> Store:
@@ -224,6 +226,7 @@ class Store:
             added = self.db.execute("INSERT OR IGNORE INTO played VALUES (?, ?, ?, ?)",
                                     (game.night, game.table, game.id,
                                      topics.game_payload(game))).rowcount
+            self.changes[game.night] += added
             return added > 0
         if game.night > self.latest:
             self.latest, self.games = game.night, {}
@@ -231,6 +234,7 @@ class Store:
         if held.get(game.id) == game:
             return False
         held[game.id] = game
+        self.changes[game.night] += 1
         self.db.execute("INSERT OR REPLACE INTO played VALUES (?, ?, ?, ?)",
                         (game.night, game.table, game.id, topics.game_payload(game)))
         return table.live is not None and game.id in table.live.finished
@@ -243,6 +247,7 @@ class Store:
             return False
         if not held:
             del self.games[table_id]
+        self.changes[self.latest] += 1
         self.db.execute("DELETE FROM played WHERE night = ? AND table_id = ? AND game_id = ?",
                         (self.latest, table_id, game_id))
         if not self.games:
@@ -302,11 +307,27 @@ class Store:
                          tuple(standings([played(g, names) for g in games])),
                          seating=self.seating if shown == tonight else NO_SEATING)
 
-    def _games_of(self, night: str) -> list[Game]:
+    def _games_of(self, night: str, each: Callable[[Game], Game] | None = None) -> list[Game]:
         if night != self.latest:
-            return self._read("night = ?", night)
-        shown = [game for table in self.tables.values() for game in self._shown(table).values()]
+            return self._read("night = ?", night, each=each)
+        shown = [each(game) if each else game
+                 for table in self.tables.values() for game in self._shown(table).values()]
         return sorted(shown, key=lambda g: moment(g.ended))
+
+    def games_of(self, night: str, each: Callable[[Game], Game] | None = None) -> list[Game]:
+        """One night's games as the pages show them, in the order they ended; each through
+        ``each`` as it is read, if given."""
+        with self.lock:
+            return self._games_of(night, each)
+
+    def older_nights(self) -> tuple[str, dict[str, int]]:
+        """The latest night, and each older one with the count of changes to its games
+        since the hub started (:attr:`changes`): a reader that keeps an older night's games
+        reads them again only when that count has changed."""
+        with self.lock:
+            rows = self.db.execute("SELECT DISTINCT night FROM played WHERE night < ?",
+                                   (self.latest,))
+            return self.latest, {night: self.changes[night] for (night,) in rows}
 
     def nights(self) -> list[NightSummary]:
         """Every night with a game, the latest first."""

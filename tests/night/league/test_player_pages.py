@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -22,7 +23,7 @@ from firmware_host.night.broadcast import Broadcast
 from firmware_host.night.server import NightServer
 from firmware_host.night.site import Site
 from firmware_host.night.store import Store
-from firmware_host.night.topics import Game, Live
+from firmware_host.night.topics import Cleared, Game, Live
 
 HOSTILE = '<img src=x onerror="alert(1)">'
 
@@ -136,3 +137,57 @@ def test_what_is_not_a_player_is_not_found(served: tuple[str, Store], path: str)
     with pytest.raises(urllib.error.HTTPError) as err:
         get(url + path)
     assert err.value.code == 404
+
+
+def test_a_game_tonight_reads_no_older_night_again_and_the_league_stays_exact(
+        tmp_path: Path) -> None:
+    """The league after each change equals one built from scratch, and of the games in the
+    file it reads again only an older night that took a game in since."""
+    store = Store.open(tmp_path / "night.sqlite3")
+    site = Site(store, store.night, lambda: 0)
+
+    def tell(game: Game, *listed: int) -> None:
+        store.apply(game)
+        store.apply(Live(game.table, game.name, "", (), "", "idle", (), (), "", 0,
+                         listed or (game.id,), game.ended))
+
+    for game in GAMES:
+        tell(game)
+    tonight = message("t2", 7, "2026-11-22", 10, "Dalmatian", [("Cy", 9, 1), ("Ben", 3, 2)],
+                      throws=["0:button:5-5"])
+    tell(tonight)
+    said: list[str] = []  # to SQLite, its values in place
+
+    def read() -> list[str]:
+        """The nights whose games were read from the file since last asked."""
+        nights = [re.sub(r".*night = '([-\d]+)'$", r"\1", sql) for sql in said
+                  if "payload" in sql]
+        said.clear()
+        return nights
+
+    store.db.set_trace_callback(said.append)
+    assert site.league().dice.faces["Cy"][5] == 2
+    assert read() == ["2026-11-20", "2026-11-21"]  # tonight's games are in memory
+    tell(message("t1", 3, "2026-11-22", 30, "Dalmatian", [("Ann", 8, 2), ("Cy", 12, 1)],
+                 throws=["1:button:5"]))
+    league = site.league()
+    assert read() == []
+    assert league.dice.faces["Cy"][5] == 3 and league.dice.faces["Ann"][6] == 2
+    late = message("t2", 2, "2026-11-21", 50, "Dalmatian", [("Di", 5, 1), ("Ann", 4, 2)])
+    tell(late, 1, 2)  # from a table that was offline: an older night takes it in
+    league = site.league()
+    assert read() == ["2026-11-21"]
+    store.apply(Cleared("t2", 7))
+    store.apply(Cleared("t1", 3))  # tonight's games taken back: the night before is the latest
+    tell(message("t1", 4, "2026-11-21", 55, "Dalmatian", [("Ben", 1, 2), ("Di", 2, 1)]))
+    tell(message("t2", 8, "2026-11-22", 45, "Dalmatian", [("Cy", 3, 1), ("Ann", 2, 2)]))
+    read()  # the store's own: it loads the latest night's games when the latest changes
+    league = site.league()
+    assert read() == ["2026-11-21"]  # changed while it was the latest
+    store.db.set_trace_callback(None)
+    fresh = build(store.every_game(), Roster())
+    assert 4 in [g.id for g in fresh.games]
+    assert [g.id for g in league.games] == [g.id for g in fresh.games]
+    assert {p.id: p.rating for p in league.players.values()} == {
+        p.id: p.rating for p in fresh.players.values()}
+    store.close()
