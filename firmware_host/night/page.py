@@ -120,11 +120,14 @@ def banner(trouble: str) -> Html:
                   trouble=trouble)
 
 
-def standings(night: Night) -> Html:
+def standings(night: Night, top: int | None = None) -> Html:
+    """The night's standings: every player, or (on the TV) the ``top`` ones and, when there
+    are more, how many in all ("top 8 of 23")."""
+    shown = night.standings[:top]
     rows = join((render("<tr><td>{rank}</td><td>{name}</td><td>{wins}</td><td>{played}</td>"
                         "<td>{ahead}%</td></tr>", rank=rank, name=s.name, wins=s.wins,
                         played=s.played, ahead=round(100 * s.ahead))
-                 for rank, s in enumerate(night.standings, start=1)), NEWLINE)
+                 for rank, s in enumerate(shown, start=1)), NEWLINE)
     table = render(
         '<table><thead><tr><th scope="col">#</th><th scope="col">Player</th>'
         '<th scope="col" title="games won">Won</th><th scope="col" title="games played">'
@@ -132,10 +135,12 @@ def standings(night: Night) -> Html:
         'per game">Ahead</th></tr>'
         "</thead><tbody>\n{rows}\n</tbody></table>", rows=rows
     ) if rows else render('<p class="empty">No game has finished yet.</p>')
-    title = render("Standings, night of {night}", night=night.night) if night.night else (
-        render("Standings"))
-    return render('<section id="standings"><h2>{title}</h2>\n{table}\n</section>',
-                  title=title, table=table)
+    title = render('Standings<span class="night">, night of {night}</span>',
+                   night=night.night) if night.night else render("Standings")
+    count = render(' <span class="range">top {top} of {all}</span>', top=len(shown),
+                   all=len(night.standings)) if len(shown) < len(night.standings) else EMPTY
+    return render('<section id="standings"><h2>{title}{count}</h2>\n{table}\n</section>',
+                  title=title, count=count, table=table)
 
 
 def games(night: Night) -> Html:

@@ -1,8 +1,9 @@
 """The night on a TV or projector (``/tv``): read from across the room, nothing to press.
 
 One 16:9 screen in large type, every size in ``vh`` (so 1920x1080 and 1280x720 look alike
-and hold the same): the standings, a tile per table, the latest finished games, the QR code
-of the phone page, and the next round's seating when there is one. The tiles are the phone
+and hold the same): the standings' leaders and how many players there are in all (each
+name whole, on a second line if need be), a tile per table, the latest finished games, the
+QR code of the phone page, and the next round's seating when there is one. The tiles are the phone
 page's cards (the same fragments and the same live events, styled by ``tv.css``), shown
 :data:`TILES` at a time: with JavaScript ``app.js`` turns the pages every
 :data:`CYCLE_S`; without it the page reloads itself onto the next one (``/tv?page=N``).
@@ -10,6 +11,7 @@ page's cards (the same fragments and the same live events, styled by ``tv.css``)
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -29,6 +31,9 @@ from firmware_host.night.page import (
 from firmware_host.night.store import Night
 
 CYCLE_S = 12  # seconds a page stays up
+LEADERS = 8  # the standings' rows at most
+LEADER_LINES = 12  # lines of names that fit above the QR code (measured in Chromium at 16:9)
+NAME_CHARS = 15  # characters of a name a line holds (18.6 px each at 1080p, of 284 px)
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,18 @@ def pages(night: Night) -> list[Shown]:
     return [*(Shown("tables", start) for start in range(0, len(night.tables), TILES)),
             *(Shown("next-round", start) for start in range(0, len(seated(night)), TILES))
             ] or [Shown("tables", 0)]
+
+
+def leaders(night: Night) -> int:
+    """How many of the standings the TV shows: the first :data:`LEADERS`, fewer if their
+    names, each whole, would need more than :data:`LEADER_LINES` lines (and reach under
+    the QR code)."""
+    lines = 0
+    for shown, standing in enumerate(night.standings[:LEADERS]):
+        lines += len(textwrap.wrap(standing.name, NAME_CHARS)) or 1
+        if lines > LEADER_LINES:
+            return shown
+    return min(len(night.standings), LEADERS)
 
 
 def page_number(query: str) -> int:
@@ -72,7 +89,7 @@ def tv(night: Night, number: int, url: str) -> Html:
 <script src="/app.js" defer></script>
 </head>
 <body class="tv" data-per-page="{per}" data-cycle-s="{cycle}">
-<header><h1>Game night</h1><p id="link" class="link">updated every {cycle} s</p></header>
+<header><h1>Game night{date}</h1><p id="link" class="link">updated every {cycle} s</p></header>
 <main id="main">
 {main}
 </main>
@@ -80,6 +97,7 @@ def tv(night: Night, number: int, url: str) -> Html:
 </body>
 </html>
 """, cycle=CYCLE_S, next=(index + 1) % len(shown) + 1, per=TILES,
+                  date=render(", {night}", night=night.night) if night.night else EMPTY,
                   main=tv_main(night, shown[index]), join=join_us(url))
 
 
@@ -100,7 +118,8 @@ def tv_main(night: Night, shown: Shown | None = None) -> Html:
     return render('{banner}\n{standings}\n<section id="tables" data-tiles{hidden}><h2>'
                   'Tables <span class="range">{range}</span></h2>\n<div id="cards" '
                   'class="tiles">\n{cards}\n</div></section>\n{next}\n{latest}',
-                  banner=banner(night.trouble), standings=standings(night), cards=cards,
+                  banner=banner(night.trouble), standings=standings(night, leaders(night)),
+                  cards=cards,
                   hidden=HIDDEN if elsewhere else EMPTY, range=tile_range(start, end, len(tables)),
                   next=next_round(night, *window("next-round", len(seated(night)))),
                   latest=latest(night))

@@ -29,8 +29,10 @@ from night_parts import (
 )
 
 from firmware_host.commands.hub import page_address
+from firmware_host.journal import Standing
 from firmware_host.night import topics, tv
 from firmware_host.night.server import phone_page
+from firmware_host.night.store import Night
 from firmware_host.night.topics import Game, Live, Player, SeatedTable, Seating
 
 SIZES = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})
@@ -40,12 +42,12 @@ MIN_PX_1080 = 28
 NAMES = ("Adelaide", "Benedikt", "Clemence", "Dominika", "Evangela", "Fredrika", "Gwendoly",
          "Hildegar")
 
-# every visible element that holds text itself: its font size, and whether its text or
-# boxes spill out of it, its tile, or the screen
-MEASURE = """() => {
+# every visible element that holds text itself (within the one ``within`` selects): its font
+# size, and whether its text or boxes spill out of it, its tile, or the screen
+MEASURE = """(within) => {
   const out = [];
   const screen = {w: innerWidth, h: innerHeight};
-  for (const el of document.body.querySelectorAll("*")) {
+  for (const el of document.querySelector(within).querySelectorAll("*")) {
     const style = getComputedStyle(el);
     const box = el.getBoundingClientRect();
     if (!box.width || !box.height || style.visibility === "hidden") continue;
@@ -148,11 +150,12 @@ def test_twenty_tables_fit_in_large_type_a_page_at_a_time(
     assert crowded.url in page.locator(".join").inner_text()
     assert page.locator("#latest li").count() == 3
     assert page.locator("#standings tbody tr:visible").count() == 8
+    assert page.locator("#standings h2 .range").count() == 0, "all 8 players shown"
     page.close()
 
 
-def check_readable(page: Any, size: dict[str, int]) -> None:
-    found = page.evaluate(MEASURE)
+def check_readable(page: Any, size: dict[str, int], within: str = "body") -> None:
+    found = page.evaluate(MEASURE, within)
     assert any(f["text"] for f in found)
     if size["height"] == 1080:
         small = [f"{f['what']}: {f['size']} px" for f in found
@@ -195,6 +198,70 @@ def test_a_seating_of_twenty_tables_of_eight_comes_round_and_fits(
                                                  f"{size['height']}.png"))
     assert len(seen) == TABLES, "every table of the next round comes round"
     page.close()
+
+
+# three games of a night, 23 players, of whom the first three of each lead the night
+LEAGUE = (("Marie-Christine Delacroix", "Bartholomew", "Konstantinos Papadopoulos", "Ann",
+           "Bob", "Cy", "Dee", "Eve"),
+          ("Maximiliane", "Christopher Montgomery", "Wilhelmina", "Fay", "Gus", "Hal", "Ivy",
+           "Jo"),
+          ("Anneliese Rosenthal", "Fitzgerald", "Evangeline", "Kit", "Lu", "Mo", "Ned"))
+LEADERS = ["Anneliese Rosenthal", "Marie-Christine Delacroix", "Maximiliane", "Bartholomew",
+           "Christopher Montgomery", "Fitzgerald", "Konstantinos Papadopoulos", "Wilhelmina"]
+TWO_LINES = {"Anneliese Rosenthal", "Marie-Christine Delacroix", "Christopher Montgomery",
+             "Konstantinos Papadopoulos"}  # longer than a line of the standings holds
+
+
+def test_the_standings_say_how_many_there_are_and_show_long_names_whole(
+        browser: Any, broker: Broker, hub: Hub) -> None:
+    """The TV shows the top 8 of the night's 23 players and says so; a name takes the
+    width the standings have, and one longer than that goes on to a second line, whole
+    (four of them still leave the eighth above the QR code)."""
+    start = datetime.now().astimezone() - timedelta(minutes=2)  # tonight, by the hub
+    for n, names in enumerate(LEAGUE, start=1):
+        client = mqtt_client(broker, f"table-{n}")
+        send(client, topics.status_topic(f"table-{n}"), b"online")
+        send(client, topics.game_topic(f"table-{n}", 1), topics.game_payload(Game(
+            f"table-{n}", f"Table {n}", 1, "Centennial", start.isoformat(timespec="seconds"),
+            (start + timedelta(minutes=1)).isoformat(timespec="seconds"),
+            start.date().isoformat(),
+            tuple(Player(k, name, 200 - 9 * k, k + 1) for k, name in enumerate(names)))))
+        now = datetime.now().astimezone().isoformat(timespec="seconds")
+        send(client, topics.live_topic(f"table-{n}"), topics.live_payload(Live(
+            f"table-{n}", f"Table {n}", "Dalmatian", ("Ann", "Ben"), "Ann", "roll", (), (0, 0),
+            "", 0, (1,), now)))
+        hang_up(client)
+    until(lambda: len(hub.results()) == len(LEAGUE), 10, "the three games at the hub")
+    for size in SIZES:
+        page = browser.new_page(viewport=size)
+        page.goto(hub.url + "tv", wait_until="domcontentloaded")
+        page.wait_for_selector("#link.up", timeout=10_000)  # live (a selector: CSP: no eval)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"tv-standings-{size['width']}x{size['height']}.png"))
+        assert page.locator("#standings h2 .range").inner_text() == "top 8 of 23"
+        names = page.locator("#standings tbody td:nth-child(2)")
+        assert names.all_inner_texts() == LEADERS
+        one = min(box["height"] for box in (names.nth(k).bounding_box() for k in range(8)))
+        for k, name in enumerate(LEADERS):
+            lines = names.nth(k).bounding_box()["height"] / one
+            assert round(lines) == (2 if name in TWO_LINES else 1), (name, lines)
+        # the latest games and the tiles keep a line a name, cut short: their own check
+        check_readable(page, size, within="#standings")
+        page.close()
+
+
+def test_long_names_leave_fewer_leaders_rather_than_reach_under_the_qr_code() -> None:
+    def night(*names: str) -> Night:
+        return Night("2026-11-26", (), (), tuple(Standing(n, 1, 0, 0.5) for n in names))
+
+    others = [f"P{k}" for k in range(23)]
+    two = "Christopher Montgomery"  # two lines of the standings
+    assert tv.leaders(night(*others)) == tv.LEADERS == 8
+    assert tv.leaders(night(*others[:5])) == 5
+    assert tv.leaders(night(*[two] * 4, *others)) == 8  # twelve lines: as in the browser
+    assert tv.leaders(night(*[two] * 5, *others)) == 7  # a thirteenth would reach the code
+    assert tv.leaders(night("Wolfeschlegelsteinhausenbergerdorff" * 2, *others)) == 8  # 5 lines
+    assert tv.leaders(night(*["x" * 64] * 3)) == 2
 
 
 def test_without_javascript_the_pages_turn_by_reloading(browser: Any, crowded: Hub) -> None:
