@@ -14,8 +14,9 @@ every stream, hub RSS <= 60 MB.
 ``--nights N`` measures twice: with a fresh store, then with a store that holds N earlier
 nights (:func:`past_nights`: a busy league's games, each with its luck and throws), where the
 hub's p99 and RSS may grow by at most :data:`MOST_GROWTH`; after the second run the league's
-pages are asked for once (every player rated), then a player's page after each of a few games
-a table finishes tonight (what a player opens as the night goes on), and the RSS after that.
+pages are asked for once (every player rated), then a player's page and the game's QR code
+after each of a few games a table finishes tonight (what players open as the night goes on),
+and the RSS after that.
 """
 
 from __future__ import annotations
@@ -395,8 +396,8 @@ def run(args: argparse.Namespace, ids: list[str], broker: LocalBroker,
 def league_pages(port: int, pid: int, broker: LocalBroker, table: str) -> dict[str, Any]:
     """The league's pages asked for once (every game of every night rated), a player's
     page, the player's page again after each of :data:`TONIGHT_GAMES` games ``table``
-    finishes tonight (every night's games read again for it, or only tonight's), and the
-    hub's RSS after."""
+    finishes tonight (every night's games read again for it, or only tonight's), then the
+    game's short address as its QR code holds it, and the hub's RSS after."""
     started = time.monotonic()
     read(port, "/players", 120)
     first = time.monotonic() - started
@@ -408,7 +409,7 @@ def league_pages(port: int, pid: int, broker: LocalBroker, table: str) -> dict[s
     client.connect("127.0.0.1", broker.port)
     client.loop_start()
     rng = random.Random(0)
-    after = []
+    after, scans = [], []
     for game_id in range(1, TONIGHT_GAMES + 1):
         now = datetime.now(UTC)
         game = topics.parse(topics.game_topic(table, game_id), league_game(
@@ -427,10 +428,14 @@ def league_pages(port: int, pid: int, broker: LocalBroker, table: str) -> dict[s
         started = time.monotonic()
         read(port, "/players/player-1", 60)
         after.append(round(time.monotonic() - started, 3))
+        started = time.monotonic()
+        read(port, topics.short_path(table, game_id), 60)  # and on to the game's page
+        scans.append(round(time.monotonic() - started, 3))
     client.disconnect()
     client.loop_stop()
     return {"league_first_s": round(first, 2), "player_page_s": round(page_s, 3),
             "player_page_after_a_game_tonight_s": after,
+            "qr_code_to_game_page_after_it_s": scans,
             "rss_mb_after_league": round(rss_mb(pid), 1)}
 
 

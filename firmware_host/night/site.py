@@ -15,7 +15,7 @@ from http import HTTPStatus
 from urllib.parse import unquote
 
 from firmware_host.league import pages
-from firmware_host.league.league import Dice, League, extended
+from firmware_host.league.league import Dice, League, extended, order
 from firmware_host.league.roster import Roster
 from firmware_host.night import page, topics, urls
 from firmware_host.night.store import Night, Store
@@ -71,17 +71,22 @@ class Site:
         the latest night is read again, and an older one that took a game in since."""
         version = self.store.version
         if version != self._league_version:
-            latest, older = self.store.older_nights()
-            self._older = {night: self._older[night] if night in self._older
-                           and self._older[night].changes == changes
-                           else self._read(night, changes)
-                           for night, changes in older.items()}
-            nights = [*self._older.values(), self._read(latest, 0)]
+            nights = self._nights()
             self._league = extended(self._league, [g for n in nights for g in n.games],
                                     self.store.roster)
             self._league.dice = Dice.total(n.dice for n in nights)
             self._league_version = version
         return self._league
+
+    def _nights(self) -> list[Read]:
+        """Every night's games as the league reads them: the latest read again, an older
+        night only when its games changed since it was last read."""
+        latest, older = self.store.older_nights()
+        self._older = {night: self._older[night] if night in self._older
+                       and self._older[night].changes == changes
+                       else self._read(night, changes)
+                       for night, changes in older.items()}
+        return [*self._older.values(), self._read(latest, 0)]
 
     def _read(self, night: str, changes: int) -> Read:
         dice = Dice()
@@ -132,12 +137,13 @@ class Site:
 
     def _short(self, path: str) -> Reply | None:
         """The game a table's QR code names, by its short address: the latest to end, should
-        a table's journal have started its numbers again."""
-        found = [game for game in self.store.every_game()
+        a table's journal have started its numbers again. Looked up in the nights as the
+        league reads them, so a scan reads no older night from the file again."""
+        found = [game for night in self._nights() for game in night.games
                  if topics.short_path(game.table, game.id) == path]
         if not found:
             return None
-        game = found[-1]
+        game = max(found, key=order)
         return see_other(urls.game(game.night, game.table, game.id))
 
     def _night(self, date: str, kind: str) -> Reply | None:

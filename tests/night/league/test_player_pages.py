@@ -168,6 +168,9 @@ def test_a_game_tonight_reads_no_older_night_again_and_the_league_stays_exact(
     store.db.set_trace_callback(said.append)
     assert site.league().dice.faces["Cy"][5] == 2
     assert read() == ["2026-11-20", "2026-11-21"]  # tonight's games are in memory
+    scanned = site.get(topics.short_path("t1", 1))  # a table's QR code
+    assert scanned is not None and scanned.extra["Location"] == "/nights/2026-11-20/t1/1"
+    assert read() == []
     tell(message("t1", 3, "2026-11-22", 30, "Dalmatian", [("Ann", 8, 2), ("Cy", 12, 1)],
                  throws=["1:button:5"]))
     league = site.league()
