@@ -452,9 +452,9 @@ def main() -> None:
     for kind, figures in failing.items():
         goals[f"{kind}_phantom_actions"] = {"value": figures["phantom_actions"], "goal": 0,
                                             "ok": figures["phantom_actions"] == 0}
+        shown = figures["trials"] - figures["never_showed"]
         goals[f"{kind}_reported_within_10_s"] = {
-            "value": figures["reported"], "goal": figures["trials"],
-            "ok": figures["reported"] == figures["trials"]}
+            "value": figures["reported"], "goal": shown, "ok": figures["reported"] == shown}
     print(json.dumps({
         "bench": "chatter",
         "phantom": bursts["phantom"] + slid["phantom"],

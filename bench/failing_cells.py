@@ -4,10 +4,12 @@ A Sequence Dice game for 2-4 players, refereed from the daemon's own
 :class:`~hardware.board.matrix.ReedMatrix` on a :class:`~hardware.board.mock.MockBoard`
 (gpiozero's ``MockFactory``), the real :class:`~firmware_host.referee.Referee` and a journal
 in a temporary file, on a manual clock stepped 1 ms at a time. The players move chips by
-hand (a replacement confirmed with SELECT, as the screen offers it), throw the dice, and
-when the screen asks for a fix they cannot make they wait; once it names a sensor they
-play on (SELECT) and make that cell's moves from the list. After 6-30 of their turns one
-cell fails, ``TRIALS`` times for each way:
+hand (a replacement confirmed with SELECT, as the screen offers it) and throw the dice;
+the player who threw makes the move they chose on seeing the dice, whatever the screen
+shows meanwhile (a failing switch may have made a move first: when the screen offers
+theirs instead, they SELECT it). When the screen asks for a fix they cannot make they wait;
+once it names a sensor they play on (SELECT) and make that cell's moves from the list.
+After 6-30 of their turns one cell fails, ``TRIALS`` times for each way:
 
 - ``chattering``: a free cell flips every 100-1,000 ms for 3-15 s;
 - ``stuck_closed``: a free cell reads a piece from then on;
@@ -15,8 +17,11 @@ cell fails, ``TRIALS`` times for each way:
 
 Per way: ``phantom_actions`` in the journal that no player made; ``missed_actions`` the
 players made that it does not hold; ``wrong_games``: games left stuck on a fix for good;
-``reported``: faults named on the screen (a ``CellFault``, or the sensor named under the
-fixes) within 10 s of the failure, ``reported_late`` after that, and the slowest.
+``never_showed``: failures that never made the cell read otherwise than the game has it
+for a second (stuck closed under the chip its player put there as it failed, or stuck
+open under the chip its player lifted), which nothing can name; ``reported``: faults named
+on the screen (a ``CellFault``, or the sensor named under the fixes) within 10 s of the
+failure, ``reported_late`` after that, and the slowest.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from firmware_host.sensing import recogniser_for
 from firmware_host.views import BoardFixView
 from games import new_game
 from games.core import Phase
-from games.sequence import Verb
+from games.sequence import ChipMove, Verb
 from hardware.board.matrix import ReedMatrix
 from hardware.board.mock import MockBoard
 from hardware.display.protocol import new_frame
@@ -56,7 +61,7 @@ from hardware.pins.clock import ManualClock
 ROWS = (7, 8, 9, 10, 11, 12)
 COLS = (20, 21, 22, 23, 24, 25)
 FAULT_KINDS = ("chattering", "stuck_closed", "stuck_open")
-TRIALS = 30
+TRIALS = 60
 REPORT_GOAL_S = 10.0
 STEP_S = 0.001
 TICK_S = 0.05
@@ -108,9 +113,12 @@ class Table:
         self.handed = 0  # matrix events handed to the referee so far
         self.next_tick = 0.0
         self.made: list[str] = []  # the players' own actions
+        self.due: ChipMove | None = None  # the move of the player who just threw
         self.fault: tuple[str, Cell, float] | None = None  # how, where, since
         self.flips: list[float] = []  # when a chattering cell flips
         self.reported_at: float | None = None
+        self.disagreed_since: float | None = None  # the failing cell against the game
+        self.shown_at: float | None = None  # when the failure first showed
 
     def run(self, seconds: float) -> None:
         """Let ``seconds`` pass: the failing cell flips, the matrix reads, the referee
@@ -136,10 +144,27 @@ class Table:
         now = self.board.clock()
         if now >= self.next_tick:
             self.referee.tick(now)
+            self._look_at_the_fault(now)
             table = self.referee.table
             if table is not None and table.suspects:
                 self._reported()
             self.next_tick = now + TICK_S
+
+    def _look_at_the_fault(self, now: float) -> None:
+        """Note whether a stuck cell has shown: read otherwise than the game has it for a
+        second (a switch stuck closed under the chip the player put there, or stuck open
+        as the player lifts that chip, shows nothing, and cannot be named)."""
+        game = self.referee.game
+        if self.fault is None or self.shown_at is not None or game is None:
+            return
+        kind, cell, _since = self.fault
+        chip = any((taken.row, taken.col) == cell for taken in game.taken)
+        if kind == "chattering" or chip != (kind == "stuck_closed"):
+            self.disagreed_since = now if self.disagreed_since is None else self.disagreed_since
+            if now - self.disagreed_since >= 1.0:
+                self.shown_at = self.disagreed_since
+        else:
+            self.disagreed_since = None
 
     def _reported(self) -> None:
         if self.fault is not None and self.reported_at is None:
@@ -164,31 +189,45 @@ class Table:
         assert game is not None
         if game.is_over:
             return False
-        if isinstance(self.referee.view(), BoardFixView):
+        if self.due is None and isinstance(self.referee.view(), BoardFixView):
             return self._wait_on_the_fix()
-        if game.phase is Phase.ROLL:
+        move, self.due = self.due, None
+        if move is None and game.phase is Phase.ROLL:
             dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
             self.referee.handle(DiceRolled(dice, "button"))
             self.made.append(f"roll {dice[0]}-{dice[1]}")
+            legal = game.legal_actions()  # the thrower's move, chosen on seeing the dice
+            self.due = self.rng.choice(legal) if legal else None
             self.run(self.rng.uniform(0.3, 1.5))
             return True
-        move = self.rng.choice(game.legal_actions())
+        if move is None:
+            move = self.rng.choice(game.legal_actions())
         cell = (move.cell.row, move.cell.col)
-        self.made.append(str(move))
+        if self.made[-1:] != [str(move)]:  # not the same move tried again
+            self.made.append(str(move))
         if cell in self.referee.ignored:
             self.choose(str(move))
-        elif move.verb is Verb.PLACE:
-            self.board.set(cell, True)
-        elif move.verb is Verb.REMOVE:
-            self.board.set(cell, False)
-        else:  # a replacement: theirs off, one's own on, SELECT on the offer
+        elif move.verb is Verb.REPLACE:  # theirs off, one's own on, SELECT on the offer
             self.board.set(cell, False)
             self.run(0.3)
             self.board.set(cell, True)
             self.run(0.4)
-            self.press(Control.SELECT)
+            self.confirm()
+        else:
+            self.board.set(cell, move.verb is Verb.PLACE)
+            self.run(0.4)
+            instead = self.referee.by_board.instead
+            if instead is not None and instead.action == str(move):
+                self.confirm()  # another change came first: this one is theirs
         self.run(self.rng.uniform(0.6, 2.5))
         return True
+
+    def confirm(self) -> None:
+        """SELECT on what the screen offers, a message over it read first."""
+        table = self.referee.table
+        if table is not None and table.message is not None:
+            self.press(Control.SELECT)
+        self.press(Control.SELECT)
 
     def _wait_on_the_fix(self) -> bool:
         """A fix the players cannot make (their chip is there; there is none to lift):
@@ -236,7 +275,7 @@ def failing_cells(trials: int = TRIALS, seed: int = 6) -> dict[str, Any]:
     rng = random.Random(seed)
     found: dict[str, Any] = {}
     for kind in FAULT_KINDS:
-        phantom = missed = wrong = reported = late = 0
+        phantom = missed = wrong = reported = late = unseen = 0
         delays: list[float] = []
         for _ in range(trials):
             with tempfile.TemporaryDirectory() as folder:
@@ -255,11 +294,13 @@ def failing_cells(trials: int = TRIALS, seed: int = 6) -> dict[str, Any]:
                 missed += sum((Counter(table.made) - held).values())
                 if table.fault is not None and table.reported_at is not None:
                     delays.append(table.reported_at - table.fault[2])
+                unseen += table.reported_at is None and table.shown_at is None
                 table.journal.close()
         reported = sum(delay <= REPORT_GOAL_S for delay in delays)
         late = len(delays) - reported
         found[kind] = {"trials": trials, "phantom_actions": phantom, "missed_actions": missed,
-                       "wrong_games": wrong, "reported": reported, "reported_late": late,
+                       "wrong_games": wrong, "never_showed": unseen, "reported": reported,
+                       "reported_late": late,
                        "slowest_report_s": round(max(delays), 1) if delays else None}
     logging.disable(logging.NOTSET)
     return found

@@ -51,6 +51,9 @@ class Sensed(Protocol):
     @property
     def offer(self) -> str | None: ...
 
+    @property
+    def refused(self) -> str | None: ...
+
 
 class Recogniser(Protocol):
     """What :mod:`firmware_host.sensing` provides for a sensed game."""

@@ -41,6 +41,7 @@ from firmware_host.journal import Journal, JournalError
 from firmware_host.journal.errors import BUSY, Failure
 from firmware_host.menu import DiceEntry, Menu, confirm
 from firmware_host.next_round import NextRound
+from firmware_host.referee.board_moves import BoardMoves, Instead
 from firmware_host.referee.game_menu import (
     game_menu,
     game_over_notice,
@@ -107,8 +108,7 @@ class Referee:
         self.timers = Timers()
         self._changed = True  # the screen has changed since the last frame
         self.ignored: set[tuple[int, int]] = set()  # sensors given up on, for every game
-        self._by_sensor: list[tuple[int, tuple[int, int]]] = []  # actions the board made:
-        # the game's length after each, and the square whose change made it
+        self.by_board = BoardMoves()
         self._later = LaterLog(log)  # INFO lines, written once the frame is out
         # at a game night, the seat the host gave this table for the next round
         self.next_round = NextRound(next_round.beside(journal.path))
@@ -169,6 +169,7 @@ class Referee:
         table = self.table
         disagreeing = table.missing() | table.extra() if table is not None else frozenset()
         if self.timers.unmade.on(now, disagreeing) and table is not None:
+            self.by_board.instead = None  # SELECT now plays on without the sensors named
             missing = table.missing()
             table.suspects = tuple(self._suspicion(square, square in missing)
                                    for square in sorted(self.timers.unmade.suspected))
@@ -231,8 +232,12 @@ class Referee:
                 taken = self._take_back((row, col)) if chattering else ()
                 if chattering:
                     self._ignore((row, col))
+                rival, self.by_board.instead = self.by_board.instead, None
+                played = [self._play_rival(rival)] if rival is not None \
+                    and rival.taken in map(str, taken) else []
                 self.say(f"board sensor {self.parts.label(row, col)}: {reason}"
-                         + "".join(f"; took back {action}" for action in taken))
+                         + "".join(f"; took back {action}" for action in taken)
+                         + "".join(f"; {done}" for done in played))
             case DeviceStatus(message=message):
                 log.info("%s", message)
                 self.say(message)
@@ -242,6 +247,14 @@ class Referee:
             return
         table = self.table
         assert table is not None
+        instead, self.by_board.instead = self.by_board.instead, None
+        if instead is not None and table.message is not None and control in CLEARS:
+            table.message, table.told, self.by_board.instead = None, instead.text(), instead
+            return  # read: the offer under it shows again
+        if control is Control.SELECT and instead is not None:
+            table.told = None
+            self._play_instead(instead)
+            return
         if control is Control.BACK and table.message is None and table.told is not None:
             table.told = None  # BACK on what a throw did closes it, as on any message
             return
@@ -289,6 +302,11 @@ class Referee:
 
     def _sensed(self, event: CellChanged) -> None:
         square = (event.row, event.col)
+        instead = self.by_board.instead
+        if instead is not None and instead.square == square:  # taken away again
+            if self.table is not None and self.table.told == instead.text():
+                self.table.told = None
+            self.by_board.instead = None
         was_ignored = square in self.ignored
         outcome = self.table.sensed(event) if self.table is not None else None
         if outcome is None:
@@ -299,11 +317,35 @@ class Referee:
                         self.parts.label(*square))
         if outcome.offer is not None and self.table is not None:
             self.table.offer(outcome.offer, outcome.message)
+        elif outcome.refused is not None and self.table is not None \
+                and (rival := self.by_board.rival(self.table.game, square, outcome.refused)):
+            self.by_board.instead = rival
+            self.table.told = rival.text()
+            self._sound("refused")
         elif outcome.message:
             self.say(outcome.message)
         if outcome.action is not None and self._play(outcome.action):
             assert self.game is not None
-            self._by_sensor.append((len(self.game.history), square))
+            self.by_board.made(self.game, square)
+
+    def _play_instead(self, instead: Instead) -> None:
+        """SELECT on a rival: the board's move taken back, the one sensed after it played."""
+        game = self.game
+        if game is None or not self.by_board.still_due(game, instead):
+            return  # the game moved on since it was offered
+        self.by_board.taken_back()
+        self.say(f"took back {self.journal.undo(game)}; {self._play_rival(instead)}")
+
+    def _play_rival(self, instead: Instead) -> str:
+        """Play ``instead`` once the board's move before it is taken back; what came of it.
+        The fixes it leaves (the sensor that made the other move) are timed from now."""
+        game = self.game
+        assert game is not None
+        self.timers.unmade.worked()
+        if not self._play(instead.action):
+            return f"{instead.action} refused"
+        self.by_board.made(game, instead.square)
+        return f"played {instead.action}"
 
     def _suspicion(self, square: tuple[int, int], missing: bool) -> str:
         """The line under the fixes that blames a sensor, and how to play on without it."""
@@ -317,9 +359,8 @@ class Referee:
         game's last: a chattering switch's phantoms. What was taken back."""
         game = self.game
         taken = []
-        while game is not None and self._by_sensor \
-                and self._by_sensor[-1] == (len(game.history), square):
-            self._by_sensor.pop()
+        while game is not None and self.by_board.last_made_at(game, square):
+            self.by_board.taken_back()
             taken.append(self.journal.undo(game))
         return tuple(taken)
 
@@ -424,7 +465,7 @@ class Referee:
         self.journal.start(game)
         self.journal.keep_settings(self.settings.to_json())
         self.pages.clear()
-        self._by_sensor.clear()
+        self.by_board.clear()
         self._attach(game)
         log.info("started %s for %s", cls.TITLE, ", ".join(game.setup.names))
 
@@ -463,7 +504,7 @@ class Referee:
         game = self.game
         assert game is not None
         undone = self.journal.undo(game)
-        self._by_sensor.clear()
+        self.by_board.clear()
         self.pages.clear()  # back to the game, whichever way the question came
         self._attach(game)
         self.say(f"took back {undone}")

@@ -32,12 +32,14 @@ class Outcome:
     ``message`` says in player words why a physical move was not accepted, or what
     ``offer`` is: an action the board cannot tell from no move (a chip lifted and put
     back: the sensors see no colour), for the players to confirm with SELECT.
+    ``refused``: the action the change would have made, which the rules refused.
     """
 
     action: str | None
     fixes: tuple[str, ...]
     message: str | None = None
     offer: str | None = None
+    refused: str | None = None
 
 
 def attempt(game: G, text: str) -> G | str:
@@ -153,5 +155,7 @@ class Recogniser(ABC):
         """
         after = attempt(game, text)
         if isinstance(after, str):
-            return Outcome(None, self.fixes(game), None if quiet else after)
+            if quiet:
+                return Outcome(None, self.fixes(game))
+            return Outcome(None, self.fixes(game), after, refused=text)
         return Outcome(text, self.fixes(after))

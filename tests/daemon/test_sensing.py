@@ -128,14 +128,15 @@ def test_a_whole_sequence_game_by_the_sensors_alone() -> None:
     game.roll(4, 4)  # a chip on the wrong number, taken off again
     assert put(table, "B3") == Outcome(
         None, ("lift the chip from B3",),
-        "B3 is a 9, the roll is 8; allowed: place C2, E3, B4, D5")
+        "B3 is a 9, the roll is 8; allowed: place C2, E3, B4, D5", refused="place B3")
     assert lift(table, "B3") == QUIET
     assert put(table, "B4") == played("place B4")
 
     game.roll(5, 5)  # P2's defensive 10: a corner chip lifted by mistake, then put back
     assert lift(table, "A1") == Outcome(
         None, ("put a green chip on A1",),
-        "A1 is a 2 cell: a defensive 10 cannot clear 2 or 12 cells; allowed: remove A2, A3, B4")
+        "A1 is a 2 cell: a defensive 10 cannot clear 2 or 12 cells; allowed: remove A2, A3, B4",
+        refused="remove A1")
     assert put(table, "A1") == QUIET
     assert lift(table, "A2") == played("remove A2")
 
@@ -163,13 +164,14 @@ def test_a_whole_sequence_game_by_the_sensors_alone() -> None:
     assert game.is_over and game.winning_line == tuple(Cell(row, 0) for row in range(5))
     assert [str(a) for a in game.history[-3:]] == ["place C3", "roll 2-2", "place A4"]
     assert put(table, "D4") == Outcome(None, ("lift the chip from D4",),
-                                       "the game is over; place D4 cannot be played")
+                                       "the game is over; place D4 cannot be played",
+                                       refused="place D4")
 
 
 def test_a_chip_put_down_before_the_roll_is_a_mistake() -> None:
     table = sequence_table()
     assert put(table, "C4") == Outcome(None, ("lift the chip from C4",),
-                                       "P1 must roll 2 dice before moving")
+                                       "P1 must roll 2 dice before moving", refused="place C4")
     table.game.roll(4, 5)  # 9, and C4 is no 9: the stray chip still has to go
     assert table.recogniser.review(table.game) == Outcome(None, ("lift the chip from C4",))
     assert lift(table, "C4") == QUIET
@@ -181,13 +183,13 @@ def test_a_lift_on_the_wrong_turn_and_a_lift_with_the_wrong_verb() -> None:
     table.game.roll(3, 4)
     assert put(table, "B2") == played("place B2")
     assert lift(table, "B2") == Outcome(None, ("put a green chip on B2",),
-                                        "P2 must roll 2 dice before moving")
+                                        "P2 must roll 2 dice before moving", refused="remove B2")
     assert put(table, "B2") == QUIET
     table.game.roll(4, 4)
     assert lift(table, "B2") == Outcome(
         None, ("put a green chip on B2",),
         "a roll of 8 places a chip on an empty 8, it does not remove; "
-        "allowed: place C2, E3, B4, D5")
+        "allowed: place C2, E3, B4, D5", refused="remove B2")
 
 
 def test_a_lift_for_a_replacement_is_excused_only_while_the_replacement_is_due() -> None:
@@ -199,7 +201,7 @@ def test_a_lift_for_a_replacement_is_excused_only_while_the_replacement_is_due()
     game.roll(2, 1)  # P1: every 3 covered, P2 holds F2 and E6
     assert lift(table, "B1") == Outcome(
         None, ("put a green chip on B1",),
-        "B1 holds your own chip; allowed: replace F2, E6")
+        "B1 holds your own chip; allowed: replace F2, E6", refused="replace B1")
     assert put(table, "B1") == QUIET
     assert lift(table, "F2") == QUIET
     assert table.recogniser.review(game) == QUIET
@@ -351,7 +353,7 @@ def test_centennial_declare_refuses_a_box_off_the_chain_and_reads_a_put_back_as_
     assert table.sense(box(8), False) == QUIET
     assert table.sense(box(12), True) == Outcome(
         None, ("lift the marker from box 12",),
-        "P1 cannot stop at 12: the throw 1-4-5 goes from 8 as far as 10")
+        "P1 cannot stop at 12: the throw 1-4-5 goes from 8 as far as 10", refused="P1 stops at 12")
     assert table.sense(box(12), False) == QUIET
     assert table.sense(box(2), False) == Outcome(
         None, ("put P3's marker on box 2",), "only P1's marker moves now, along the throw 1-4-5")

@@ -516,6 +516,7 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
         fixes: tuple[str, ...]
         message: str | None = None
         offer: str | None = None
+        refused: str | None = None
 
     class Recogniser:
         """Wants A1 occupied; sensed changes update what it knows."""

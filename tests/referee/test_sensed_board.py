@@ -213,3 +213,57 @@ def test_a_chip_stacked_on_theirs_then_theirs_pulled_out_is_played_from_the_list
     opened.send(ControlPressed(Control.DOWN), ControlPressed(Control.SELECT))
     assert opened.history()[-1] == "replace E6"
     assert isinstance(opened.send(), GameView)  # the board agrees: a chip on E6
+
+
+def test_a_switch_stuck_closed_on_a_cell_the_throw_allows_gives_way_to_the_players_move(
+        board: Board, tmp_path: Path) -> None:
+    """D5 fails closed just after Ann threw an 8 (D5 is one): for all the sensors tell, a
+    move. Her own chip on C2 comes second; the screen offers it instead, SELECT takes the
+    phantom back and plays hers, and the stuck sensor is then named as any other."""
+    board.send(CellChanged(4, 3, True))
+    assert board.history()[-1] == "place D5"
+    view = board.send(CellChanged(1, 2, True))
+    assert isinstance(view, BoardFixView) and view.fixes == ("lift the chip from C2",)
+    assert view.message == "place D5 came first; if yours is place C2, SELECT plays it instead"
+    view = board.send(ControlPressed(Control.SELECT))
+    assert board.history()[-2:] == ["roll 4-4", "place C2"]
+    assert isinstance(view, BoardFixView) and view.fixes == ("lift the chip from D5",)
+    assert view.message == "took back place D5; played place C2"
+    board.referee.tick(10.0)
+    board.referee.tick(10.0 + UNMADE_FIX_S)
+    view = board.send()
+    assert isinstance(view, BoardFixView) and "the sensor at D5 seems stuck closed" in view.fixes[1]
+    with Journal.open(tmp_path / "j.sqlite3") as again:
+        resumed = again.resume()
+        assert resumed is not None and [str(a) for a in resumed.history[-2:]] == [
+            "roll 4-4", "place C2"]
+
+
+def test_a_move_sensed_second_is_offered_only_while_the_board_made_the_last_move(
+        board: Board) -> None:
+    """A chip the rules refuse for another reason, or after a move made from the list, is
+    a refusal as before; the offer goes with the next press that is not SELECT."""
+    board.send(CellChanged(4, 3, True))  # D5 (an 8) as Ann's move
+    view = board.send(CellChanged(0, 0, True))  # A1 is a 2: not an 8 either way
+    assert isinstance(view, BoardFixView) and view.message == "P2 must roll 2 dice before moving"
+    board.send(CellChanged(0, 0, False), CellChanged(2, 4, True))  # E3 (an 8): offered
+    assert board.referee.by_board.instead is not None
+    view = board.send(ControlPressed(Control.DOWN))  # A1's refusal read: the offer shows
+    assert view.message == "place D5 came first; if yours is place E3, SELECT plays it instead"
+    board.send(ControlPressed(Control.DOWN))
+    assert board.referee.by_board.instead is None
+    board.send(ControlPressed(Control.SELECT))
+    assert board.history()[-1] == "place D5"
+
+
+def test_a_chattering_sensors_phantom_gives_way_to_the_move_refused_behind_it(
+        board: Board) -> None:
+    """C2 chatters: its close made Ann's move, her own chip on E3 was refused behind it;
+    once the chatter is found the phantom is taken back and her move played, with no
+    SELECT needed."""
+    board.send(CellChanged(1, 2, True), CellChanged(2, 4, True))
+    assert board.referee.by_board.instead is not None and board.history()[-1] == "place C2"
+    reason = "chattering: 8 changes within 8 s; ignored until quiet for 2 s; check it"
+    view = board.send(CellFault(1, 2, reason, chattering=True))
+    assert board.history()[-2:] == ["roll 4-4", "place E3"]
+    assert view.message == f"board sensor C2: {reason}; took back place C2; played place E3"
