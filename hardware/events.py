@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -55,11 +55,16 @@ class ControlTurned:
 
 @dataclass(frozen=True)
 class CellChanged:
-    """A board sensor settled into a new state (after debounce)."""
+    """A board sensor settled into a new state (after debounce). ``alone``: how often the
+    cell's reading changed by itself (after a steady reading, the cells around it steady)
+    within the matrix's slow-chatter window, this change included: hands make one or two
+    such changes a move, a switch failing slowly one every second or so. It says how the
+    change came, not what changed, so equal reports of a change are equal whatever it is."""
 
     row: int
     col: int
     occupied: bool
+    alone: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ from games import game_class
 from games.core import GameState, Phase
 from games.errors import GameError
 from games.words import count
-from hardware.board.matrix import cell_name
+from hardware.board.matrix import CHECK, SLOW_CHATTER, cell_name
 from hardware.events import (
     CellChanged,
     CellFault,
@@ -228,19 +228,26 @@ class Referee:
                 self.timers.unmade.worked()
                 self._sensed(event)
             case CellFault(row=row, col=col, reason=reason, chattering=chattering):
-                log.warning("board sensor %s: %s", self.parts.label(row, col), reason)
-                taken = self._take_back((row, col)) if chattering else ()
-                if chattering:
-                    self._ignore((row, col))
-                rival, self.by_board.instead = self.by_board.instead, None
-                played = [self._play_rival(rival)] if rival is not None \
-                    and rival.taken in map(str, taken) else []
-                self.say(f"board sensor {self.parts.label(row, col)}: {reason}"
-                         + "".join(f"; took back {action}" for action in taken)
-                         + "".join(f"; {done}" for done in played))
+                self._fault((row, col), reason, chattering=chattering)
             case DeviceStatus(message=message):
                 log.info("%s", message)
                 self.say(message)
+
+    def _fault(self, square: tuple[int, int], reason: str, *, chattering: bool) -> None:
+        """A failing sensor, named on the screen and in the log; a chattering one is ignored
+        at once, and the moves its latest changes made taken back (and a rival waiting
+        behind them played)."""
+        label = self.parts.label(*square)
+        log.warning("board sensor %s: %s", label, reason)
+        taken = self._take_back(square) if chattering else ()
+        if chattering:
+            self._ignore(square)
+        rival, self.by_board.instead = self.by_board.instead, None
+        played = [self._play_rival(rival)] if rival is not None \
+            and rival.taken in map(str, taken) else []
+        self.say(f"board sensor {label}: {reason}"
+                 + "".join(f"; took back {action}" for action in taken)
+                 + "".join(f"; {done}" for done in played))
 
     def _press(self, control: Control, steps: int = 1) -> None:
         if self.pages.press(control, steps, lambda: self.open(game_menu(self))):
@@ -308,6 +315,7 @@ class Referee:
                 self.table.told = None
             self.by_board.instead = None
         was_ignored = square in self.ignored
+        astray = self.table is not None and square in self.table.missing() | self.table.extra()
         outcome = self.table.sensed(event) if self.table is not None else None
         if outcome is None:
             log.info("board change at %s,%s not used by this game", event.row, event.col)
@@ -327,6 +335,14 @@ class Referee:
         if outcome.action is not None and self._play(outcome.action):
             assert self.game is not None
             self.by_board.made(self.game, square)
+        made = outcome.action is not None or outcome.offer is not None  # not a rival: a
+        # failing switch's change may look like one
+        after = self.table is not None and square in self.table.missing() | self.table.extra()
+        if self.by_board.restless(square, event.alone, made=made, strays=after and not astray) \
+                and square not in self.ignored:
+            self._fault(square, f"chattering: {event.alone} changes by itself within "
+                                f"{SLOW_CHATTER[1]:g} s, none a move; ignored until still; "
+                                f"{CHECK}", chattering=True)
 
     def _play_instead(self, instead: Instead) -> None:
         """SELECT on a rival: the board's move taken back, the one sensed after it played."""
@@ -365,12 +381,15 @@ class Referee:
         return tuple(taken)
 
     def _ignore(self, square: tuple[int, int]) -> None:
-        """Give up on the sensor at ``square`` until it agrees with the game again."""
+        """Give up on the sensor at ``square`` until it agrees with the game again. The
+        recogniser reviews the board it has heard: the matrix may already hold changes
+        still on their way to the referee, so it is not scanned afresh."""
         self.ignored.add(square)
         log.warning("board sensor %s ignored until it agrees with the game; its moves are "
                     "made from the list", self.parts.label(*square))
-        if self.game is not None:
-            self._attach(self.game)
+        table = self.table
+        if table is not None and table.recogniser is not None:
+            table.fixes = tuple(table.recogniser.review(table.game).fixes)
 
     # -- playing ------------------------------------------------------------------------
 

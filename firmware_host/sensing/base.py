@@ -22,6 +22,11 @@ Square = tuple[int, int]
 
 G = TypeVar("G", bound=GameState[Any])
 
+RESTLESS = 4
+"""Changes by itself within the matrix's slow-chatter window (``CellChanged.alone``) from
+which a sensor is not heard again: hands make one or two a move, so a cell changed that
+often is worked over and over or failing."""
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -61,8 +66,9 @@ class Recogniser(ABC):
 
     A square in :attr:`ignored` has a sensor the players have given up on (it seems dead,
     stuck or chattering): it is taken to hold what the game says, its changes make no
-    action, and it is heard again once a change it reports agrees with the game. The set
-    is the table's, handed to each game's recogniser in turn."""
+    action, and it is heard again once a change it reports agrees with the game (and it
+    has not changed by itself :data:`RESTLESS` times of late). The set is the table's,
+    handed to each game's recogniser in turn."""
 
     def __init__(self) -> None:
         self._readings: set[Square] = set()  # what the sensors report
@@ -117,7 +123,7 @@ class Recogniser(ABC):
         else:
             self._readings.discard(square)
         if square in self.ignored:
-            if event.occupied == (square in self.expected(game)):
+            if event.occupied == (square in self.expected(game)) and event.alone < RESTLESS:
                 self.ignored.discard(square)  # it agrees with the game: it works again
             return self.review(game)
         self._trust(game)

@@ -375,7 +375,8 @@ class ReedMatrix:
             return self._start_chatter(
                 i, f"{len(accepted)} changes within {self._chatter_window:g} s")
         settled[i] = self._reading[i]
-        return CellChanged(*self._cells[i], settled[i])
+        alone = sum(now - at <= self._slow_window for at in self._bursts[i])
+        return CellChanged(*self._cells[i], settled[i], alone)
 
     def _start_chatter(self, i: int, why: str) -> CellFault:
         self._chattering.add(i)

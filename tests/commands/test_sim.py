@@ -488,7 +488,7 @@ def test_keys_in_a_terminal_drive_the_pins_and_the_terminal_is_restored(
     assert events[:3] == [ControlTurned(1), ControlTurned(-1), ControlPressed(Control.SELECT)]
     # a piece put down takes 120 ms to settle: the press typed after it may come first
     assert sorted(map(repr, events[3:])) == sorted(map(repr, [
-        CellChanged(2, 1, True), ControlPressed(Control.HOLD2)]))
+        CellChanged(2, 1, True, 1), ControlPressed(Control.HOLD2)]))
     assert after == before
     assert "▀" in text or "▄" in text
     assert "r roll" in text and "magnet put on B3" in text

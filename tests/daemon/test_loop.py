@@ -140,7 +140,7 @@ def test_events_are_handled_in_order_each_followed_by_its_frame() -> None:
         "frame",
         "handle ControlPressed control=select", "frame",
         "handle DiceRolled dice=3-5 source=button", "frame",
-        "handle CellChanged row=2 col=3 occupied=True", "frame",
+        "handle CellChanged row=2 col=3 occupied=True alone=0", "frame",
     ]
     assert [text for _, text in notifier.sent] == ["READY=1", "STOPPING=1"]
     assert loop.handled == 3

@@ -4,10 +4,15 @@ and failing cells in whole games."""
 from __future__ import annotations
 
 import importlib.util
+import random
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hardware.events import DiceRolled
 
 BENCH = Path(__file__).parents[2] / "bench"
 
@@ -68,3 +73,32 @@ def test_a_failing_cell_in_a_game_is_named_within_10_s_and_leaves_no_phantom() -
         assert figures["reported"] == 2, (kind, figures)
         assert (figures["phantom_actions"], figures["missed_actions"],
                 figures["wrong_games"]) == (0, 0, 0), (kind, figures)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.floats(0.13, 1.0), min_size=3, max_size=6), st.floats(0.3, 1.5))
+def test_a_switch_failing_slowly_for_a_few_seconds_is_named_within_10_s_and_leaves_no_phantom(
+        tmp_path_factory: pytest.TempPathFactory, gaps: list[float], pause: float) -> None:
+    """C2 flips by itself 4-7 times, 0.13-1 s apart (each flip long enough to settle), as Ann
+    throws an 8 (C2 is one), then rests open or closed: too few changes for the matrix's
+    chatter rule, and over too soon for a fix left unmade. Ann puts her chip on E3 (an 8
+    too) after ``pause``. Through the real matrix and referee, C2 is named within 10 s of
+    its first flip, and the journal holds Ann's move and no move of C2's."""
+    cells = bench("failing_cells")
+    table = cells.Table(tmp_path_factory.mktemp("slow"), random.Random(1))
+    game = table.referee.game
+    for dice in ((6, 6), (1, 1), (1, 2), (2, 1)):  # the opening: the first player starts
+        if game.opening is not None:
+            table.referee.handle(DiceRolled(dice, "button"))
+    table.referee.handle(DiceRolled((4, 4), "button"))
+    thrown = len(game.history)
+    start = table.board.clock()
+    table.fault = ("chattering", (1, 2), start)
+    table.flips = [start + sum(gaps[:n]) for n in range(len(gaps) + 1)]
+    table.run(pause)
+    table.due = game.parse_action("place E3")
+    table.turn()
+    table.run(12.0 - pause)
+    assert table.reported_at is not None and table.reported_at - start <= 10.0, gaps
+    assert [str(action) for action in game.history[thrown:]] == ["place E3"]
+    table.journal.close()

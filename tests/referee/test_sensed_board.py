@@ -267,3 +267,46 @@ def test_a_chattering_sensors_phantom_gives_way_to_the_move_refused_behind_it(
     view = board.send(CellFault(1, 2, reason, chattering=True))
     assert board.history()[-2:] == ["roll 4-4", "place E3"]
     assert view.message == f"board sensor C2: {reason}; took back place C2; played place E3"
+
+
+def restless(row: int, col: int, occupied: bool, alone: int) -> CellChanged:
+    return CellChanged(row, col, occupied, alone)
+
+
+def test_a_cell_changing_by_itself_a_few_times_to_no_move_is_named_and_its_phantom_gone(
+        board: Board) -> None:
+    """C2 (an 8, Ann's throw) closes and opens by itself four times in a few seconds,
+    too seldom for the matrix's chatter rule: its first close made a move, the next ones
+    nothing. The fourth names it as chattering, takes the phantom back and ignores it
+    until it agrees with the game and has stopped changing by itself."""
+    board.send(restless(1, 2, True, 1))
+    assert board.history()[-1] == "place C2"
+    board.send(restless(1, 2, False, 2), restless(1, 2, True, 3))
+    assert board.referee.ignored == set()
+    view = board.send(restless(1, 2, False, 4))
+    assert board.history()[-1] == "roll 4-4" and board.referee.ignored == {(1, 2)}
+    assert isinstance(view, GameView) and view.message is not None
+    assert view.message.startswith("board sensor C2: chattering: 4 changes by itself within "
+                                   "8 s, none a move; ignored until still; check the reed")
+    assert view.message.endswith("; took back place C2")
+    board.send(restless(1, 2, True, 5), restless(1, 2, False, 6))  # still failing
+    assert board.referee.ignored == {(1, 2)} and board.history()[-1] == "roll 4-4"
+    board.send(restless(1, 2, True, 1), restless(1, 2, False, 1))  # still at last
+    assert board.referee.ignored == set()
+
+
+def test_hands_that_swap_or_move_a_chip_over_and_over_are_not_taken_for_a_failing_cell(
+        opened: Board) -> None:
+    """A chip lifted and put back four times (each put offers the replacement), and a
+    chip put on a cell before the throw, then placed there when the throw allows it: a move
+    or an offer among a cell's last two changes clears it, however often it changed."""
+    fill_the_threes(opened)
+    opened.send(DiceRolled((2, 1), "button"))  # a 3: Ann must replace F2 or E6
+    for alone in range(1, 9, 2):
+        opened.send(restless(1, 5, False, alone), restless(1, 5, True, alone + 1))
+    assert opened.referee.ignored == set()
+    opened.send(ControlPressed(Control.SELECT))
+    assert opened.history()[-1] == "replace F2"
+    opened.send(restless(1, 2, True, 1), restless(1, 2, False, 2))  # C2 before a throw
+    opened.send(DiceRolled((4, 4), "button"), restless(1, 2, True, 3))  # Ben: an 8
+    assert opened.history()[-1] == "place C2" and opened.referee.ignored == set()
