@@ -110,7 +110,8 @@ class Table:
         self.referee = Referee(Config(game=GameConfig("sequence")), self.journal,
                                game=self.journal.resume(), render=_blank,
                                recognise=lambda game: recogniser_for(game, "grid"),
-                               board=self.board.matrix.occupied)
+                               board=self.board.matrix.occupied,
+                               restless=self.board.matrix.changes_by_itself)
         self.handed = 0  # matrix events handed to the referee so far
         self.next_tick = 0.0
         self.made: list[str] = []  # the players' own actions
@@ -142,16 +143,21 @@ class Table:
             if isinstance(event, CellFault):
                 self._reported()
             self.referee.handle(event)
-            if self.fault is not None and self.fault[1] in self.referee.ignored:
-                self._reported()  # named by the referee, and ignored at once
+            self._named()
         now = self.board.clock()
         if now >= self.next_tick:
             self.referee.tick(now)
             self._look_at_the_fault(now)
-            table = self.referee.table
-            if table is not None and table.suspects:
-                self._reported()
+            self._named()
             self.next_tick = now + TICK_S
+
+    def _named(self) -> None:
+        """Note a sensor named under the fixes, or named by the referee and ignored at
+        once (a chattering one)."""
+        table = self.referee.table
+        if (table is not None and table.suspects) \
+                or (self.fault is not None and self.fault[1] in self.referee.ignored):
+            self._reported()
 
     def _look_at_the_fault(self, now: float) -> None:
         """Note whether a stuck cell has shown: read otherwise than the game has it for a

@@ -62,7 +62,8 @@ def make_controller(config: Config, journal: Journal, game: GameState[Any] | Non
                    recognise=partial(recogniser_for, layout=matrix.layout,
                                      columns=len(matrix.cols)),
                    board=board or inputs.matrix.occupied, shutdown=shutdown, sound=sound,
-                   label=matrix.label)
+                   label=matrix.label,
+                   restless=inputs.matrix.changes_by_itself if board is None else None)
 
 
 def resume(journal: Journal) -> GameState[Any] | None:

@@ -21,7 +21,10 @@ offered as a rival, or taken back) over and over. A sensor whose changes strayed
 game twice since its last move or offer (:meth:`BoardMoves.restless`), while it changed by
 itself :data:`~firmware_host.sensing.base.RESTLESS` times within the matrix's window, seems
 to be failing: hands look like that only if they put a piece twice on the same wrong cell
-within 8 s.
+within 8 s. A change shorter than the time a put takes to settle is no change to the
+referee, so the matrix also says how often a cell some of whose changes by itself came back
+unsettled changed by itself: one such change that strayed is enough
+(:meth:`BoardMoves.unheard`).
 """
 
 from __future__ import annotations
@@ -72,6 +75,15 @@ class BoardMoves:
         aimless = 0 if made else self._aimless.get(square, 0) + strays
         failing = aimless >= 2 and alone >= RESTLESS
         self._aimless[square] = 0 if failing else aimless
+        return failing
+
+    def unheard(self, square: Square, alone: int) -> bool:
+        """The sensor at ``square`` changed by itself ``alone`` times of late, some of them
+        too brief to be reported, and one of its changes strayed since its last move or
+        offer: whether it seems to be failing. It is said once: the count starts again."""
+        failing = alone >= RESTLESS and self._aimless.get(square, 0) >= 1
+        if failing:
+            self._aimless[square] = 0
         return failing
 
     def clear(self) -> None:

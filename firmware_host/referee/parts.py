@@ -5,7 +5,7 @@ screens. Each is optional, since a table may lack it (and a test may leave it ou
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -74,6 +74,9 @@ class Recogniser(Protocol):
 
 
 Recognise = Callable[[GameState[Any]], Recogniser | None]
+Restless = Callable[[], Mapping[tuple[int, int], int]]
+"""The cells some of whose changes by themselves went unreported of late, and how often
+each changed by itself (:meth:`hardware.board.matrix.ReedMatrix.changes_by_itself`)."""
 
 
 def _nothing() -> None:
@@ -86,7 +89,9 @@ class Parts:
     recogniser for a game (None: that game is played with the controls) and ``board``
     reads which cells hold a piece now, for the check when a game starts or resumes.
     ``shutdown`` is what the menu's "Shut down" runs. ``label`` names a sensor's cell in
-    messages and the log ("B3", or "box 7" on a track: the pin map's ``matrix.label``)."""
+    messages and the log ("B3", or "box 7" on a track: the pin map's ``matrix.label``).
+    ``restless`` says which sensors' changes by themselves went unreported, too brief
+    to settle (None: the board's scanner does not say)."""
 
     roller: DiceRoller | None = None
     sounder: Sounder | None = None
@@ -94,3 +99,4 @@ class Parts:
     board: Occupancy | None = None
     shutdown: Callable[[], None] = _nothing
     label: Callable[[int, int], str] = cell_name
+    restless: Restless | None = None

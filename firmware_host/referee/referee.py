@@ -52,7 +52,15 @@ from firmware_host.referee.game_menu import (
 from firmware_host.referee.later_log import LaterLog
 from firmware_host.referee.new_game import game_choice
 from firmware_host.referee.page_stack import PageStack
-from firmware_host.referee.parts import DiceRoller, Occupancy, Parts, Recognise, Renderer, Sounder
+from firmware_host.referee.parts import (
+    DiceRoller,
+    Occupancy,
+    Parts,
+    Recognise,
+    Renderer,
+    Restless,
+    Sounder,
+)
 from firmware_host.referee.settings import Setting, Settings
 from firmware_host.referee.tables import GameTable, table_for
 from firmware_host.referee.timers import Timers, UnmadeFixes
@@ -80,6 +88,10 @@ log = logging.getLogger(__name__)
 
 CLEARS = (Control.UP, Control.DOWN, Control.SELECT, Control.BACK)
 """The presses that, while a message is shown, close it and do nothing else."""
+RESTLESS_LOOK_S = 0.5
+"""How often the sensors' changes by themselves are looked at while some went unreported
+of late (a piece slid across a cell leaves such a change too, for 8 s): a failing sensor is
+named well within 10 s."""
 HOLDS = (Control.HOLD1, Control.HOLD2, Control.HOLD3, Control.HOLD4, Control.HOLD5)
 
 
@@ -94,13 +106,15 @@ class Referee:
                  roller: DiceRoller | None = None, recognise: Recognise | None = None,
                  board: Occupancy | None = None, shutdown: Callable[[], None] | None = None,
                  render: Renderer | None = None, sound: Sounder | None = None,
-                 label: Callable[[int, int], str] = cell_name) -> None:
+                 label: Callable[[int, int], str] = cell_name,
+                 restless: Restless | None = None) -> None:
         if render is None:
             from firmware_host.screens import render as draw_screen
             render = draw_screen
         self.config = config
         self.journal = journal
-        self.parts = Parts(roller, sound, recognise, board, shutdown or Parts.shutdown, label)
+        self.parts = Parts(roller, sound, recognise, board, shutdown or Parts.shutdown, label,
+                           restless)
         self.render = render
         self.settings = Settings.of(config).kept(journal.table_settings())
         self.table: GameTable | None = None
@@ -176,7 +190,12 @@ class Referee:
             for text in table.suspects:
                 log.warning("%s", text)
             self._changed = True
+        restless = self.parts.restless() if self.parts.restless is not None \
+            and table is not None and table.recogniser is not None else {}
+        self._changed |= self._unheard(restless)
         due = self.timers.due()
+        if restless:  # a sensor changed by itself of late: look again soon
+            due = min(due, now + RESTLESS_LOOK_S) if due is not None else now + RESTLESS_LOOK_S
         if between:  # look for the next round's seat again
             due = min(due, self.next_round.due) if due is not None else self.next_round.due
         return due
@@ -340,9 +359,16 @@ class Referee:
         after = self.table is not None and square in self.table.missing() | self.table.extra()
         if self.by_board.restless(square, event.alone, made=made, strays=after and not astray) \
                 and square not in self.ignored:
-            self._fault(square, f"chattering: {event.alone} changes by itself within "
-                                f"{SLOW_CHATTER[1]:g} s, none a move; ignored until still; "
-                                f"{CHECK}", chattering=True)
+            self._fault(square, _chattering(event.alone), chattering=True)
+
+    def _unheard(self, restless: Mapping[tuple[int, int], int]) -> bool:
+        """Name the sensors whose changes by themselves, some too brief to be reported,
+        show them failing (:meth:`BoardMoves.unheard`); whether there were any."""
+        found = [(square, alone) for square, alone in restless.items()
+                 if square not in self.ignored and self.by_board.unheard(square, alone)]
+        for square, alone in found:
+            self._fault(square, _chattering(alone), chattering=True)
+        return bool(found)
 
     def _play_instead(self, instead: Instead) -> None:
         """SELECT on a rival: the board's move taken back, the one sensed after it played."""
@@ -536,6 +562,12 @@ class Referee:
 
     def show_standings(self) -> None:
         self.pages.notice = standings_notice(self.journal, self.config.night)
+
+
+def _chattering(alone: int) -> str:
+    """Why a sensor whose changes made no move is taken for a failing one."""
+    return (f"chattering: {alone} changes by itself within {SLOW_CHATTER[1]:g} s, none a move; "
+            f"ignored until still; {CHECK}")
 
 
 def _listed(actions: tuple[Any, ...]) -> str:

@@ -30,7 +30,11 @@ otherwise make a phantom cell read closed ("ghosting", see ``wiring/README.md``)
   there, is a failing switch, not a hand: it is reported once as
   ``CellFault(reason="chattering: ...")``, takes no part in moves nor in its neighbours'
   settling, and is heard again once it has not changed for ``quiet`` seconds (a change it
-  settled in then counts); if it starts again, it is reported again.
+  settled in then counts); if it starts again, it is reported again. Each ``CellChanged``
+  says how often its cell changed by itself of late (``alone``), and
+  :meth:`ReedMatrix.changes_by_itself` tells of cells some of whose changes came back before
+  they settled, so that the referee, which knows what the changes did in the game, can
+  judge a switch failing too slowly for these rules.
 
 Between changes the matrix idles (:meth:`poll`): every row that holds no piece is driven low
 and the rows that hold one are left high, so every column reads high. A piece put on a free
@@ -163,6 +167,8 @@ class ReedMatrix:
         self._burst_from = [-math.inf] * size  # when the cell last began to change after a rest
         self._accepted: list[deque[float]] = [deque() for _ in range(size)]
         self._bursts: list[deque[float]] = [deque() for _ in range(size)]  # after steady readings
+        self._left_alone = [False] * size  # the reading left its settled state by itself
+        self._unreported = [-math.inf] * size  # when it last came back before it settled
         self._chattering: set[int] = set()
         self._idle_rows = False  # the free rows are driven low, the rows with pieces high
         self._watching = False  # idle, and a column's falling edge wakes the loop
@@ -298,6 +304,22 @@ class ReedMatrix:
                    in enumerate(zip(self._reading, settled, strict=False))
                    if i not in self._chattering)
 
+    def changes_by_itself(self) -> dict[tuple[int, int], int]:
+        """The cells some of whose changes by themselves (after a steady reading, the cells
+        around it steady) came back before they settled, so no ``CellChanged`` told of
+        them, within the slow-chatter window: how often each changed by itself then, as of
+        now. Only cells that read as they settled, unchanged for twice the debounce time:
+        a change still settling is reported first."""
+        now = self._ticks()
+        settled = self._settled or []
+        found = {}
+        for i, bursts in enumerate(self._bursts):
+            if now - self._unreported[i] <= self._slow_window \
+                    and self._reading[i] == settled[i] \
+                    and now - self._changed_at[i] >= 2 * self._debounce:
+                found[self._cells[i]] = sum(now - at <= self._slow_window for at in bursts)
+        return found
+
     def occupied(self) -> frozenset[tuple[int, int]]:
         """The cells settled closed, as (row, column); empty before the first scan."""
         settled = self._settled or []
@@ -332,7 +354,12 @@ class ReedMatrix:
         bursts = self._bursts[i]
         if now - self._changed_at[i] >= self._debounce:
             self._burst_from[i] = now
-            if self._alone(i, now):  # a hand crossing makes the cells around change too
+            alone = self._alone(i, now)
+            back = self._settled is not None and closed == self._settled[i]
+            if back and self._left_alone[i]:  # it came back before it settled
+                self._unreported[i] = now
+            self._left_alone[i] = alone and not back
+            if alone:  # a hand crossing makes the cells around change too
                 bursts.append(now)
                 while now - bursts[0] > self._slow_window:
                     bursts.popleft()

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hardware.events import DiceRolled
+from hardware.events import CellChanged, DiceRolled
 
 BENCH = Path(__file__).parents[2] / "bench"
 
@@ -76,14 +76,15 @@ def test_a_failing_cell_in_a_game_is_named_within_10_s_and_leaves_no_phantom() -
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.lists(st.floats(0.13, 1.0), min_size=3, max_size=6), st.floats(0.3, 1.5))
+@given(st.lists(st.floats(0.1, 1.0), min_size=3, max_size=6), st.floats(0.3, 1.5))
 def test_a_switch_failing_slowly_for_a_few_seconds_is_named_within_10_s_and_leaves_no_phantom(
         tmp_path_factory: pytest.TempPathFactory, gaps: list[float], pause: float) -> None:
-    """C2 flips by itself 4-7 times, 0.13-1 s apart (each flip long enough to settle), as Ann
-    throws an 8 (C2 is one), then rests open or closed: too few changes for the matrix's
-    chatter rule, and over too soon for a fix left unmade. Ann puts her chip on E3 (an 8
-    too) after ``pause``. Through the real matrix and referee, C2 is named within 10 s of
-    its first flip, and the journal holds Ann's move and no move of C2's."""
+    """C2 flips by itself 4-7 times, 0.1-1 s apart (a close shorter than 0.12 s never settles),
+    as Ann throws an 8 (C2 is one), then rests open or closed: too few changes for the
+    matrix's chatter rule, and over too soon for a fix left unmade. Ann puts her chip on E3
+    (an 8 too) after ``pause``. Through the real matrix and referee, the journal holds Ann's
+    move and no move of C2's, and C2 is named within 10 s of its first flip once any of its
+    changes was reported (when none settled, the game never saw it, and it is not)."""
     cells = bench("failing_cells")
     table = cells.Table(tmp_path_factory.mktemp("slow"), random.Random(1))
     game = table.referee.game
@@ -99,6 +100,9 @@ def test_a_switch_failing_slowly_for_a_few_seconds_is_named_within_10_s_and_leav
     table.due = game.parse_action("place E3")
     table.turn()
     table.run(12.0 - pause)
-    assert table.reported_at is not None and table.reported_at - start <= 10.0, gaps
+    reported = [event for event in table.board.events
+                if isinstance(event, CellChanged) and (event.row, event.col) == (1, 2)]
+    if reported:  # else every flip was too brief to settle, and the game never wrong
+        assert table.reported_at is not None and table.reported_at - start <= 10.0, gaps
     assert [str(action) for action in game.history[thrown:]] == ["place E3"]
     table.journal.close()

@@ -182,6 +182,30 @@ def test_a_cell_changing_more_often_than_hands_do_over_seconds_is_chatter() -> N
                                           "and the wiring", True)]
 
 
+def test_changes_by_itself_count_and_say_which_never_settled() -> None:
+    """A cell's changes by itself carry their count; a close too brief to settle (100 ms)
+    is told of only by :meth:`ReedMatrix.changes_by_itself`, once the cell is steady, with
+    every change by itself of the last 8 s; cells whose changes all settled are not
+    listed, nor are they 8 s on."""
+    matrix, board, events, clock = rig()
+    matrix.scan()
+    board.place(0, 1)
+    scans(matrix, clock, 20)
+    board.lift(0, 1)
+    scans(matrix, clock, 20)
+    assert [event.alone for event in events if isinstance(event, CellChanged)] == [1, 2]
+    assert matrix.changes_by_itself() == {}
+    board.place(0, 1)
+    scans(matrix, clock, 10)  # 100 ms: no put settles that soon
+    board.lift(0, 1)
+    scans(matrix, clock, 5)
+    assert matrix.changes_by_itself() == {}  # not steady yet
+    scans(matrix, clock, 10)
+    assert len(events) == 2 and matrix.changes_by_itself() == {(0, 1): 4}
+    clock.advance(8.0)
+    assert matrix.changes_by_itself() == {}
+
+
 @settings(max_examples=25)
 @given(st.integers(0, 35), st.floats(0.0, 5.0), st.floats(3.0, 15.0), st.randoms())
 def test_a_switch_failing_slowly_from_any_moment_is_reported_within_10_s(

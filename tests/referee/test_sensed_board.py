@@ -36,9 +36,11 @@ class Board:
 
     def __init__(self, journal: Journal) -> None:
         self.sensed: set[tuple[int, int]] = set()
+        self.by_itself: dict[tuple[int, int], int] = {}  # what the matrix would count
         self.referee = Referee(CONFIG, journal, game=journal.resume(), render=self._render,
                                recognise=lambda game: recogniser_for(game, "grid"),
-                               board=lambda: frozenset(self.sensed))
+                               board=lambda: frozenset(self.sensed),
+                               restless=lambda: dict(self.by_itself))
 
     def _render(self, view: View) -> Image.Image:
         return new_frame()
@@ -310,3 +312,30 @@ def test_hands_that_swap_or_move_a_chip_over_and_over_are_not_taken_for_a_failin
     opened.send(restless(1, 2, True, 1), restless(1, 2, False, 2))  # C2 before a throw
     opened.send(DiceRolled((4, 4), "button"), restless(1, 2, True, 3))  # Ben: an 8
     assert opened.history()[-1] == "place C2" and opened.referee.ignored == set()
+
+
+def test_a_sensor_whose_last_flips_were_too_brief_to_report_is_named_at_the_next_look(
+        board: Board) -> None:
+    """C2's close made Ann's move and its lift was refused; two more flips were too brief
+    to settle, so no change tells of them, but the matrix counts four changes by itself,
+    some unreported: C2 is named at the referee's next look, its phantom taken back."""
+    board.send(restless(1, 2, True, 1), restless(1, 2, False, 2))
+    assert board.history()[-1] == "place C2"
+    board.by_itself[1, 2] = 4
+    board.referee.tick(30.0)
+    assert board.history()[-1] == "roll 4-4" and board.referee.ignored == {(1, 2)}
+    view = board.send()
+    assert isinstance(view, GameView) and "took back place C2" in str(view.message)
+
+
+def test_unreported_changes_by_itself_name_no_sensor_whose_changes_went_as_the_game_says(
+        board: Board) -> None:
+    """A cell some of whose changes by itself went unreported names its sensor only when
+    one of its changes strayed since its last move; while the matrix counts any, the
+    referee looks twice a second."""
+    board.send(restless(1, 2, True, 3))  # Ann's move
+    board.by_itself[1, 2] = 4
+    assert board.referee.tick(30.0) == 30.5
+    assert board.referee.ignored == set() and board.history()[-1] == "place C2"
+    board.by_itself.clear()
+    assert board.referee.tick(31.0) != 31.5
