@@ -8,15 +8,17 @@ server-sent-event streams read the page's updates, in one selector thread of a p
 their own on the other core. A stream may be sent only the newest of several changes of a
 table (the hub coalesces): reported are the latency of every update a stream saw (publish
 to arrival), how many it saw, whether every stream ended with every table's last update,
-and the hub's RSS and CPU and the broker's RSS. Targets: p99 <= 500 ms, every table's last update at
-every stream, hub RSS <= 60 MB.
+the waits between a stream's updates, and the hub's RSS and CPU and the broker's RSS.
+Targets: p99 <= 500 ms, every table's last update at every stream, hub RSS <= 60 MB.
 
 ``--nights N`` measures twice: with a fresh store, then with a store that holds N earlier
 nights (:func:`past_nights`: a busy league's games, each with its luck and throws), where the
 hub's p99 and RSS may grow by at most :data:`MOST_GROWTH`; after the second run the league's
 pages are asked for once (every player rated), then a player's page and the game's QR code
 after each of a few games a table finishes tonight (what players open as the night goes on),
-and the RSS after that.
+and the RSS after that. With ``--heavy`` the first ``/players`` and a ``/dice`` (every game of
+every night read) are asked for at once halfway through that second run instead, so its
+latencies are those of the streams while the hub builds them; their own times are reported.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from datetime import UTC, datetime, timedelta
@@ -109,6 +112,8 @@ class Readers:
 
     def __init__(self, port: int, count: int, tables: int, sample: int = 10) -> None:
         self.latencies = [0] * (BUCKET_MS + 1)
+        self.gaps = [0] * (BUCKET_MS + 1)  # between a timed stream's updates, per ms
+        self.seen_at: dict[socket.socket, int] = {}  # a timed stream's last update, in µs
         self.received = 0
         self.bytes = 0
         self.selector = selectors.DefaultSelector()
@@ -146,6 +151,10 @@ class Readers:
                 end = buffer.rfind(b"\n\n") + 2
                 self.buffers[sock] = buffer[end:]
                 last = self.last[sock]
+                if sock in timed and not ending and MARK.search(buffer, 0, end):
+                    if sock in self.seen_at:
+                        self.gaps[min(BUCKET_MS, (now - self.seen_at[sock]) // 1000)] += 1
+                    self.seen_at[sock] = now
                 for found in MARK.finditer(buffer, 0, end):
                     table, mark = int(found.group(1)), int(found.group(2))
                     last[table] = max(last[table], mark)
@@ -175,7 +184,8 @@ class Readers:
             readers.read(time.monotonic() + 0.2, ending=True)
         usage = resource.getrusage(resource.RUSAGE_SELF)
         pipe.send({"cpu_s": round(usage.ru_utime + usage.ru_stime, 1),
-                   "latencies": readers.latencies, "received": readers.received,
+                   "latencies": readers.latencies, "gaps": readers.gaps,
+                   "received": readers.received,
                    "bytes": readers.bytes, "timed": len(readers.timed),
                    "complete": sum(min(last[1:]) >= final for last in readers.last.values())})
 
@@ -251,6 +261,8 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=1000, help="SSE streams")
     parser.add_argument("--nights", type=int, default=0,
                         help="measure again with this many earlier nights in the store")
+    parser.add_argument("--heavy", action="store_true",
+                        help="with --nights: ask for /players and /dice halfway through")
     args = parser.parse_args()
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per stream
@@ -286,7 +298,8 @@ def once(args: argparse.Namespace, nights: int) -> dict[str, Any]:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.sched_setaffinity(0, rest)  # the tables and the phones stay off the hub's core
         try:
-            result = run(args, ids, broker, hub, port, pin="taskset" in pin, rest=rest)
+            result = run(args, ids, broker, hub, port, pin="taskset" in pin, rest=rest,
+                         heavy=args.heavy and nights > 0)
             result["stored_games"] = stored
             if nights:
                 result["hub"].update(league_pages(port, hub.pid, broker, ids[0]))
@@ -298,7 +311,8 @@ def once(args: argparse.Namespace, nights: int) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace, ids: list[str], broker: LocalBroker,
-        hub: subprocess.Popen[bytes], port: int, pin: bool, rest: set[int]) -> dict[str, Any]:
+        hub: subprocess.Popen[bytes], port: int, pin: bool, rest: set[int],
+        heavy: bool = False) -> dict[str, Any]:
     deadline = time.monotonic() + 10
     while True:
         try:
@@ -330,6 +344,11 @@ def run(args: argparse.Namespace, ids: list[str], broker: LocalBroker,
     count = 0
     start = time.monotonic()
     ending = False
+    pages: dict[str, float] = {}
+    askers = [threading.Thread(target=timed_read, args=(port, path, args.seconds / 2, pages))
+              for path in ("/players", "/dice")] if heavy else []
+    for asker in askers:
+        asker.start()
     while time.monotonic() - start < args.seconds:
         if not ending and time.monotonic() - start >= args.seconds - 1.0:
             here.send("ending")
@@ -346,6 +365,8 @@ def run(args: argparse.Namespace, ids: list[str], broker: LocalBroker,
                            retain=True)
         if count % int(args.rate) == 0:
             peak = max(peak, rss_mb(hub.pid))
+    for asker in askers:
+        asker.join()
     # the last updates arrive (a stream that fell behind is sent them once it drains)
     here.send((count, SETTLE_S))
     figures = here.recv()
@@ -375,10 +396,17 @@ def run(args: argparse.Namespace, ids: list[str], broker: LocalBroker,
         "clients_cpu_s": figures["cpu_s"],
         "clients_with_every_table_latest": complete,
         "latency_ms": {"p50": p50, "p99": p99, "max": worst},
+        # a stall shows here, not in the latencies: a stream is then sent only each
+        # table's newest update, published just before the hub could send again
+        "gap_between_a_streams_updates_ms": {
+            "p99": percentile(figures["gaps"], 0.99),
+            "max": max((ms for ms, n in enumerate(figures["gaps"]) if n), default=None)},
         "hub": {"rss_mb_start": round(rss_start, 1), "rss_mb_peak": round(hub_rss, 1),
                 "cpu_percent_of_one_core": round(cpu, 1),
                 "ready_but_waiting_for_a_core_percent": round(waited, 1)},
         "broker": {"rss_mb": round(rss_mb(broker.process.pid), 1)},
+        **({"heavy_pages_asked_at_s": round(args.seconds / 2, 1),
+            "heavy_pages_s": pages} if heavy else {}),
         "load_average_1min_at_end": round(os.getloadavg()[0], 2),
         "goals": {
             "publish_to_page_p99_ms": {"value": p99, "goal": TARGET_P99_MS,
@@ -437,6 +465,14 @@ def league_pages(port: int, pid: int, broker: LocalBroker, table: str) -> dict[s
             "player_page_after_a_game_tonight_s": after,
             "qr_code_to_game_page_after_it_s": scans,
             "rss_mb_after_league": round(rss_mb(pid), 1)}
+
+
+def timed_read(port: int, path: str, after: float, times: dict[str, float]) -> None:
+    """Ask for ``path`` ``after`` seconds from now; how long its answer took in ``times``."""
+    time.sleep(after)
+    started = time.monotonic()
+    read(port, path, 120)
+    times[path] = round(time.monotonic() - started, 3)
 
 
 def read(port: int, path: str, timeout: float) -> bytes:
