@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Generic, TypeVar
 
 from firmware_host.league.ratings import Rating, Side, rate
 from firmware_host.league.roster import Roster
@@ -20,6 +21,7 @@ from games import game_class
 from games.errors import UnknownGameError
 
 Key = tuple[str, str, int]  # a game's night, table id and game id
+K = TypeVar("K")
 
 
 def key(game: Game) -> Key:
@@ -67,33 +69,58 @@ def lean(game: Game) -> Game:
 
 
 @dataclass
+class Counts(Generic[K]):
+    """The dice thrown under each key: every face, and the totals of each number of dice
+    thrown at once."""
+
+    faces: dict[K, Counter[int]] = field(default_factory=dict)
+    totals: dict[K, dict[int, Counter[int]]] = field(default_factory=dict)
+
+    def add(self, key: K, dice: tuple[int, ...]) -> None:
+        self.faces.setdefault(key, Counter()).update(dice)
+        self.totals.setdefault(key, {}).setdefault(len(dice), Counter())[sum(dice)] += 1
+
+    def update(self, other: Counts[K]) -> None:
+        """Add ``other``'s counts to these."""
+        for key, faces in other.faces.items():
+            self.faces.setdefault(key, Counter()).update(faces)
+        for key, sizes in other.totals.items():
+            for size, counted in sizes.items():
+                self.totals.setdefault(key, {}).setdefault(size, Counter()).update(counted)
+
+
+@dataclass
 class Dice:
-    """The dice each name a table wrote threw: every face, and the totals of each number of
-    dice thrown at once. :meth:`take` counts a game's throws and gives it back lean, as the
+    """The dice of games, counted twice: by each name a table wrote (a player's page), and
+    by table name and source of dice (the fairness page: a loaded die typed in must not hide
+    behind a fair roller). :meth:`take` counts a game's throws and gives it back lean, as the
     games are read, so a whole league's throws are never held at once."""
 
-    faces: dict[str, Counter[int]] = field(default_factory=dict)
-    totals: dict[str, dict[int, Counter[int]]] = field(default_factory=dict)
+    players: Counts[str] = field(default_factory=Counts)
+    tables: Counts[tuple[str, str]] = field(default_factory=Counts)
 
     def take(self, game: Game) -> Game:
         names = {p.seat: p.name for p in game.players}
         for throw in game.throws:
-            name = names[throw.seat]
-            self.faces.setdefault(name, Counter()).update(throw.dice)
-            self.totals.setdefault(name, {}).setdefault(len(throw.dice), Counter())[
-                sum(throw.dice)] += 1
+            self.players.add(names[throw.seat], throw.dice)
+            self.tables.add((game.name, throw.source), throw.dice)
         return lean(game)
+
+    @classmethod
+    def counted(cls, games: Iterable[Game]) -> Dice:
+        """The dice of ``games`` (one night's, say)."""
+        dice = cls()
+        for game in games:
+            dice.take(game)
+        return dice
 
     @classmethod
     def total(cls, parts: Iterable[Dice]) -> Dice:
         """The counts of ``parts`` together (each night's, say)."""
         total = cls()
         for part in parts:
-            for name, faces in part.faces.items():
-                total.faces.setdefault(name, Counter()).update(faces)
-            for name, sizes in part.totals.items():
-                for size, counted in sizes.items():
-                    total.totals.setdefault(name, {}).setdefault(size, Counter()).update(counted)
+            total.players.update(part.players)
+            total.tables.update(part.tables)
         return total
 
     def of(self, player: Player) -> tuple[Counter[int], dict[int, Counter[int]]]:
@@ -101,8 +128,8 @@ class Dice:
         faces: Counter[int] = Counter()
         totals: dict[int, Counter[int]] = {}
         for name in dict.fromkeys(a.name for a in player.appearances):
-            faces.update(self.faces.get(name, {}))
-            for size, counted in self.totals.get(name, {}).items():
+            faces.update(self.players.faces.get(name, {}))
+            for size, counted in self.players.totals.get(name, {}).items():
                 totals.setdefault(size, Counter()).update(counted)
         return faces, totals
 

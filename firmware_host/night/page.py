@@ -9,12 +9,12 @@ JavaScript or without.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
 from firmware_host.league.bgstats import create_play_link
-from firmware_host.league.fairness import SOURCE_WORDS, tests
+from firmware_host.league.fairness import SOURCE_WORDS, tested
+from firmware_host.league.league import Counts
 from firmware_host.night import urls
 from firmware_host.night.markup import EMPTY, Html, join, render
 from firmware_host.night.results import csv_text, night_record
@@ -257,18 +257,16 @@ def game_page(game: Game) -> Html:
         bgstats=create_play_link(game)))
 
 
-def dice_page(title: str, games: Sequence[Game]) -> Html:
-    """Were the dice fair? Every throw of ``games``, one table and one source of dice at a
-    time (a loaded die typed in must not hide behind a fair roller): the faces against a
-    fair die as a histogram, and the chi-square tests' words (:mod:`league.fairness`)."""
-    groups: dict[tuple[str, str], list[tuple[int, ...]]] = {}
-    for game in sorted(games, key=lambda g: (g.name.lower(), g.table)):
-        for source in SOURCE_WORDS:
-            dice = [t.dice for t in game.throws if t.source == source]
-            if dice:
-                groups.setdefault((game.name, source), []).extend(dice)
-    sections = join((dice_section(name, source, thrown)
-                     for (name, source), thrown in groups.items()), NEWLINE) or render(
+def dice_page(title: str, dice: Counts[tuple[str, str]]) -> Html:
+    """Were the dice fair? Every throw counted in ``dice``, one table and one source of dice
+    at a time (a loaded die typed in must not hide behind a fair roller): the faces against
+    a fair die as a histogram, and the chi-square tests' words (:mod:`league.fairness`)."""
+    sources = list(SOURCE_WORDS)
+    shown = sorted((key for key in dice.faces if key[1] in SOURCE_WORDS),
+                   key=lambda key: (key[0].lower(), key[0], sources.index(key[1])))
+    sections = join((dice_section(name, source, dice.faces[name, source],
+                                  dice.totals[name, source])
+                     for name, source in shown), NEWLINE) or render(
         '<p class="empty">No throw was sent with these games.</p>')
     return document(title, render(
         '<main>\n{sections}\n<p class="what">A fair die is flagged one time in twenty: '
@@ -277,8 +275,9 @@ def dice_page(title: str, games: Sequence[Game]) -> Html:
         sections=sections, nights=urls.NIGHTS))
 
 
-def dice_section(table: str, source: str, thrown: list[tuple[int, ...]]) -> Html:
-    found = tests(thrown)
+def dice_section(table: str, source: str, faces: Counter[int],
+                 totals: dict[int, Counter[int]]) -> Html:
+    found = tested(faces, totals)
     verdict, counts = found["faces"]
     lines = join((render("<li>{name}: {verdict}</li>", name=name, verdict=str(verdict))
                   for name, (verdict, _) in found.items()), NEWLINE)

@@ -14,6 +14,11 @@ past a total and a per-address number of connections the answer is a quick 503, 
 connection reset or timed out is counted, not logged: :class:`Tally` says the counts once a
 minute. ``/events`` sends the whole night on connect (``state``), then the changes through
 :class:`~firmware_host.night.broadcast.Broadcast`.
+
+A page that may read every night (:meth:`Site.heavy`: the league's, every night's dice) is
+built in a :class:`Worker` thread, so the streams and the other
+pages go on meanwhile; requests for the same address while it is built share its answer. A
+page that fails to build is a 500 and one log line, never a traceback to the browser.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import queue
 import re
 import resource
 import socket
@@ -28,10 +34,11 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from firmware_host.night import page, tv
 from firmware_host.night.broadcast import Broadcast, sse
@@ -104,6 +111,47 @@ def open_files_cap(wanted: int) -> int:
     return max(16, min(wanted, soft - spare)) if soft != resource.RLIM_INFINITY else wanted
 
 
+T = TypeVar("T")
+
+
+class Worker:
+    """Runs calls in a daemon thread of its own, one at a time in the order given
+    (:meth:`run`), until :meth:`stop`: for the work of a page that must not hold the event
+    loop. A stopping hub does not wait for a page nobody will read (a standard thread
+    pool's threads are joined at exit)."""
+
+    def __init__(self, name: str) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        self._stopped = threading.Event()
+        self.thread = threading.Thread(target=self._serve, name=name, daemon=True)
+        self.thread.start()
+
+    def run(self, call: Callable[[], T]) -> asyncio.Future[T]:
+        """``call()`` in the worker's thread; its result (or exception) on the running
+        event loop."""
+        future: Future[T] = Future()
+
+        def job() -> None:
+            if future.set_running_or_notify_cancel():  # not if its request went meanwhile
+                try:
+                    future.set_result(call())
+                except Exception as err:  # raised where it is awaited
+                    future.set_exception(err)
+
+        self._jobs.put(job)
+        return asyncio.wrap_future(future)
+
+    def _serve(self) -> None:
+        while (job := self._jobs.get()) is not None and not self._stopped.is_set():
+            job()
+
+    def stop(self) -> None:
+        """End the thread once the call it is in (if any) returns; calls waiting are
+        dropped."""
+        self._stopped.set()
+        self._jobs.put(None)
+
+
 class Busy(Exception):
     """Too many connections in all or from one address."""
 
@@ -129,6 +177,8 @@ class NightServer:
         self.by_address: Counter[str] = Counter()
         self.server_address: tuple[str, int] = address
         self._rendered: dict[str, tuple[float, int, str]] = {}  # when, change number, html
+        self._worker: Worker | None = None
+        self._building: dict[str, asyncio.Future[Reply | None]] = {}  # by path, until built
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="http",
                                         daemon=True)
@@ -140,6 +190,7 @@ class NightServer:
             self._connection, *self.address, backlog=self.limits.backlog, limit=MAX_HEAD))
         self.server_address = self._server.sockets[0].getsockname()[:2]
         self._loop.set_exception_handler(self._loop_error)
+        self._worker = Worker("pages")
         self._tasks = [self._loop.create_task(self.broadcast.run()),
                        self._loop.create_task(self._say_tally())]
         self._thread.start()
@@ -161,6 +212,8 @@ class NightServer:
                 if task is not asyncio.current_task():
                     task.cancel()
 
+        assert self._worker is not None
+        self._worker.stop()  # a page it is building is not waited for
         asyncio.run_coroutine_threadsafe(stop(), self._loop).result(timeout=5)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=5)
@@ -270,7 +323,7 @@ class NightServer:
         elif path in STATIC:
             reply = Reply(self.static[path], STATIC[path])
         else:
-            reply = self.site.get(path)
+            reply = await self._site_reply(path)
         if reply is None:
             await self._reply(writer, HTTPStatus.NOT_FOUND, b"not found\n", "text/plain",
                               close=close, body=body)
@@ -278,6 +331,25 @@ class NightServer:
         await self._reply(writer, reply.status, reply.data, reply.kind, close=close,
                           body=body, extra=reply.extra)
         return not close
+
+    async def _site_reply(self, path: str) -> Reply | None:
+        """The site's answer to ``path``: a heavy one from the worker (one build shared by
+        every request for it meanwhile), a 500 if building it failed."""
+        try:
+            if not self.site.heavy(path):
+                return self.site.get(path)
+            building = self._building.get(path)
+            if building is None:
+                assert self._worker is not None
+                building = self._building[path] = self._worker.run(lambda: self.site.get(path))
+                building.add_done_callback(lambda _: self._building.pop(path, None))
+            return await asyncio.shield(building)  # built on, should this browser go
+        except Exception as err:
+            log.error("the page %.100r could not be built: %s: %.300s", path,
+                      type(err).__name__, err)
+            return Reply(b"the hub could not build this page; its log says why\n",
+                         "text/plain; charset=utf-8",
+                         status=HTTPStatus.INTERNAL_SERVER_ERROR)
 
     async def _reply(self, writer: asyncio.StreamWriter, status: HTTPStatus, data: bytes,
                      kind: str, *, close: bool, body: bool = True,

@@ -3,12 +3,15 @@ which the server renders and sends itself): exports, the night list and every ni
 
 Each answer is built from the store when asked for; an address that names no night or game
 the hub holds is not found. Dates and ids in a path are matched whole by :mod:`urls`'
-patterns before anything is looked up.
+patterns before anything is looked up. The league's pages, every night's dice and a QR
+code's short address read every night the first time (seconds on a Pi Zero 2 W):
+:meth:`Site.heavy` names them, and the server builds them away from its event loop.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -64,19 +67,22 @@ class Site:
         self._league = League(Roster())
         self._league_version = -1
         self._older: dict[str, Read] = {}  # the older nights as the league last read them
+        self._reading = threading.Lock()  # of the two above: read and rated once at a time
 
     def league(self) -> League:
-        """Every night's games by player, with ratings: games that ended since last time
-        are rated on, and a change of the roster or of an older game rates all again. Only
-        the latest night is read again, and an older one that took a game in since."""
-        version = self.store.version
-        if version != self._league_version:
-            nights = self._nights()
-            self._league = extended(self._league, [g for n in nights for g in n.games],
-                                    self.store.roster)
-            self._league.dice = Dice.total(n.dice for n in nights)
-            self._league_version = version
-        return self._league
+        """Every night's games by player, with ratings, and every night's dice: games that
+        ended since last time are rated on, and a change of the roster or of an older game
+        rates all again. Only the latest night is read again, and an older one that took a
+        game in since."""
+        with self._reading:
+            version = self.store.version
+            if version != self._league_version:
+                nights = self._nights()
+                self._league = extended(self._league, [g for n in nights for g in n.games],
+                                        self.store.roster)
+                self._league.dice = Dice.total(n.dice for n in nights)
+                self._league_version = version
+            return self._league
 
     def _nights(self) -> list[Read]:
         """Every night's games as the league reads them: the latest read again, an older
@@ -91,6 +97,14 @@ class Site:
     def _read(self, night: str, changes: int) -> Read:
         dice = Dice()
         return Read(changes, self.store.games_of(night, each=dice.take), dice)
+
+    @staticmethod
+    def heavy(path: str) -> bool:
+        """Whether ``path``'s answer may read every night (the first time after the hub
+        starts, or after an older night changed)."""
+        return (path in (urls.DICE, urls.PLAYERS, urls.LEAGUE_JSON, urls.LEAGUE_CSV)
+                or path.startswith(urls.PLAYERS + "/")
+                or urls.SHORT_PATH.fullmatch(path) is not None)
 
     def get(self, path: str) -> Reply | None:
         """The answer to a GET of ``path``, or None if there is nothing there."""
@@ -109,10 +123,10 @@ class Site:
             return self._short(path)
         if match := urls.NIGHT_DICE_PATH.fullmatch(path):
             night = self.store.night(match[1])
-            return None if not night.games else Reply(
-                page.dice_page("Dice of " + night.night, night.games).encode(), HTML)
+            return None if not night.games else Reply(page.dice_page(
+                "Dice of " + night.night, Dice.counted(night.games).tables).encode(), HTML)
         if path == urls.DICE:
-            return Reply(page.dice_page("Dice of every night", self.store.every_game())
+            return Reply(page.dice_page("Dice of every night", self.league().dice.tables)
                          .encode(), HTML)
         if path == urls.PLAYERS:
             return Reply(pages.players_page(self.league()).encode(), HTML)
@@ -139,7 +153,9 @@ class Site:
         """The game a table's QR code names, by its short address: the latest to end, should
         a table's journal have started its numbers again. Looked up in the nights as the
         league reads them, so a scan reads no older night from the file again."""
-        found = [game for night in self._nights() for game in night.games
+        with self._reading:
+            nights = self._nights()
+        found = [game for night in nights for game in night.games
                  if topics.short_path(game.table, game.id) == path]
         if not found:
             return None

@@ -147,7 +147,10 @@ class Store:
         return store
 
     def close(self) -> None:
-        self.db.close()
+        """Close the file once no one is reading it (a page may still be built in another
+        thread: it then finds the file closed, an error, rather than crashing the hub)."""
+        with self.lock:
+            self.db.close()
 
     def apply(self, message: Message) -> Change:
         """Take ``message`` in; what it changed on the page (nothing for a repeat)."""
@@ -263,12 +266,11 @@ class Store:
     def _read(self, where: str, *values: str | int,
               each: Callable[[Game], Game] | None = None) -> list[Game]:
         """The games of the file ``where`` says (through ``each``), as they ended."""
-        rows = self.db.execute(f"SELECT table_id, game_id, payload FROM played WHERE {where}",
-                               values)
-        games = [each(game) if each else game for table_id, game_id, payload in rows
-                 if isinstance(game := _kept(topics.game_topic(table_id, game_id), payload),
-                               Game)]
-        return sorted(games, key=lambda g: moment(g.ended))
+        return _parsed(self._rows(where, *values), each)
+
+    def _rows(self, where: str, *values: str | int) -> list[tuple[str, int, bytes]]:
+        return self.db.execute(
+            f"SELECT table_id, game_id, payload FROM played WHERE {where}", values).fetchall()
 
     def table(self, table_id: str) -> Table | None:
         """A copy of one table as it is now."""
@@ -316,9 +318,14 @@ class Store:
 
     def games_of(self, night: str, each: Callable[[Game], Game] | None = None) -> list[Game]:
         """One night's games as the pages show them, in the order they ended; each through
-        ``each`` as it is read, if given."""
+        ``each`` as it is read, if given. An older night's are checked and passed through
+        ``each`` after the lock is let go: the broker's thread and the page wait only for
+        the file to be read."""
         with self.lock:
-            return self._games_of(night, each)
+            if night == self.latest:
+                return self._games_of(night, each)
+            rows = self._rows("night = ?", night)
+        return _parsed(rows, each)
 
     def older_nights(self) -> tuple[str, dict[str, int]]:
         """The latest night, and each older one with the count of changes to its games
@@ -371,6 +378,14 @@ def played(game: Game, names: Mapping[str, str] | None = None) -> PlayedGame:
                             for p in game.players))
 
 
+def _parsed(rows: list[tuple[str, int, bytes]], each: Callable[[Game], Game] | None = None
+            ) -> list[Game]:
+    """The games of ``rows`` of the file (through ``each``), as they ended."""
+    games = [each(game) if each else game for table_id, game_id, payload in rows
+             if isinstance(game := _kept(topics.game_topic(table_id, game_id), payload), Game)]
+    return sorted(games, key=lambda g: moment(g.ended))
+
+
 def _kept(topic: str, payload: bytes) -> Message | None:
     """A message kept by an earlier hub, checked again: one a stricter hub refuses is
     forgotten (its table sends it again) rather than stopping the hub from starting."""
@@ -402,6 +417,4 @@ def stored_games(path: Path) -> list[Game]:
         rows = db.execute("SELECT table_id, game_id, payload FROM played").fetchall()
     finally:
         db.close()
-    games = [game for table_id, game_id, payload in rows
-             if isinstance(game := _kept(topics.game_topic(table_id, game_id), payload), Game)]
-    return sorted(games, key=lambda g: moment(g.ended))
+    return _parsed(rows)

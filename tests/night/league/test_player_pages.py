@@ -166,7 +166,7 @@ def test_a_game_tonight_reads_no_older_night_again_and_the_league_stays_exact(
         return nights
 
     store.db.set_trace_callback(said.append)
-    assert site.league().dice.faces["Cy"][5] == 2
+    assert site.league().dice.players.faces["Cy"][5] == 2
     assert read() == ["2026-11-20", "2026-11-21"]  # tonight's games are in memory
     scanned = site.get(topics.short_path("t1", 1))  # a table's QR code
     assert scanned is not None and scanned.extra["Location"] == "/nights/2026-11-20/t1/1"
@@ -175,7 +175,7 @@ def test_a_game_tonight_reads_no_older_night_again_and_the_league_stays_exact(
                  throws=["1:button:5"]))
     league = site.league()
     assert read() == []
-    assert league.dice.faces["Cy"][5] == 3 and league.dice.faces["Ann"][6] == 2
+    assert league.dice.players.faces["Cy"][5] == 3 and league.dice.players.faces["Ann"][6] == 2
     late = message("t2", 2, "2026-11-21", 50, "Dalmatian", [("Di", 5, 1), ("Ann", 4, 2)])
     tell(late, 1, 2)  # from a table that was offline: an older night takes it in
     league = site.league()
