@@ -285,6 +285,7 @@ def main() -> int:
 def once(args: argparse.Namespace, nights: int) -> dict[str, Any]:
     """One measurement, with ``nights`` earlier nights in the hub's store."""
     ids = [f"table-{n}" for n in range(1, args.tables + 1)]
+    every_core = os.sched_getaffinity(0)
     pin, rest = cores()
     with tempfile.TemporaryDirectory() as folder:
         stored = past_nights(Path(folder) / "night.sqlite3", nights) if nights else 0
@@ -308,6 +309,7 @@ def once(args: argparse.Namespace, nights: int) -> dict[str, Any]:
             hub.terminate()
             hub.wait(timeout=10)
             broker.stop()
+            os.sched_setaffinity(0, every_core)  # the next run's hub is pinned again
 
 
 def run(args: argparse.Namespace, ids: list[str], broker: LocalBroker,
