@@ -110,7 +110,7 @@ def test_no_password_crosses_the_network_in_clear(
         table.broker_url = f"mqtts://127.0.0.1:{port}"
         table.write().publish()
         table.play()
-        until(lambda: (hub.table("table-1") or {}).get("live", {}).get("game"), 15,
+        until(lambda: ((hub.table("table-1") or {}).get("live") or {}).get("game"), 15,
               "table 1's game at the hub, sent through the recorder over TLS")
         assert len(recorded) > 1000
         assert PASSWORD.encode() not in recorded

@@ -133,7 +133,7 @@ def test_no_message_deafens_the_hub_live_retained_or_after_a_restart(
         """Table 1's live state with ``moves`` moves reaches the page: the hub still hears."""
         send(table1, topics.live_topic("table-1"), topics.live_payload(
             replace(LIVE, table="table-1", name="Table 1", moves=moves)))
-        until(lambda: (hub.table("table-1") or {}).get("live", {}).get("moves") == moves, 5,
+        until(lambda: ((hub.table("table-1") or {}).get("live") or {}).get("moves") == moves, 5,
               f"table 1's state with {moves} moves at the hub")
         return True
 
