@@ -162,13 +162,14 @@ class Table:
     def _look_at_the_fault(self, now: float) -> None:
         """Note whether a stuck cell has shown: read otherwise than the game has it for a
         second (a switch stuck closed under the chip the player put there, or stuck open
-        as the player lifts that chip, shows nothing, and cannot be named)."""
+        as the player lifts that chip, shows nothing, and cannot be named; here a switch
+        stuck open closes again under a magnet put on it later)."""
         game = self.referee.game
         if self.fault is None or self.shown_at is not None or game is None:
             return
         kind, cell, _since = self.fault
         chip = any((taken.row, taken.col) == cell for taken in game.taken)
-        if kind == "chattering" or chip != (kind == "stuck_closed"):
+        if kind == "chattering" or chip != (cell in self.board.matrix.occupied()):
             self.disagreed_since = now if self.disagreed_since is None else self.disagreed_since
             if now - self.disagreed_since >= 1.0:
                 self.shown_at = self.disagreed_since
