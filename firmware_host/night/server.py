@@ -208,9 +208,11 @@ class NightServer:
         async def stop() -> None:
             assert self._server is not None
             self._server.close()
-            for task in asyncio.all_tasks():
-                if task is not asyncio.current_task():
-                    task.cancel()
+            tasks = asyncio.all_tasks() - {asyncio.current_task()}
+            for task in tasks:
+                task.cancel()
+            # let them end, or the loop stops with them pending ("Task was destroyed")
+            await asyncio.wait(tasks, timeout=2) if tasks else None
 
         assert self._worker is not None
         self._worker.stop()  # a page it is building is not waited for

@@ -171,7 +171,8 @@ def test_a_page_that_fails_to_build_is_a_500_and_a_log_line(
     said = [r.getMessage() for r in caplog.records if "could not be built" in r.getMessage()]
     assert len(said) == 3
     assert "'/players'" in said[0] and "RuntimeError: the night's file went away" in said[0]
-    assert all(r.exc_info is None for r in caplog.records)  # one line, no traceback
+    assert all(not r.exc_info for r in caplog.records  # one line, no traceback
+               if r.name.startswith("table_companion"))
 
 
 def test_a_hub_stopping_does_not_wait_for_a_page_being_built(store: Store) -> None:
