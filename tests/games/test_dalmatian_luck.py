@@ -91,6 +91,18 @@ def reference(total: int, several: bool, budget: bool) -> Reference:
 
 # -- games played at random, with the expected report kept alongside -----------------------
 
+def decide(values: dict[Hand, float], dice: Hand,
+           rng: random.Random) -> tuple[Stop | Reroll, float]:
+    """A player's choice among the holds ``values`` rates: the best half the time, any
+    other time; and the expected points it gives up against the best."""
+    kept = max(values, key=values.__getitem__) if rng.random() < 0.5 \
+        else rng.choice(sorted(values))
+    rest = list(dice)
+    for die in kept:
+        rest.remove(die)
+    return Stop() if kept == dice else Reroll(tuple(rest)), max(values.values()) - values[kept]
+
+
 def play(rng: random.Random, players: int, **options: Any) -> tuple[Dalmatian, list[TurnLuck]]:
     """A whole game with random dice and a mix of best and random choices, and each turn's
     report as the reference computes it."""
@@ -107,14 +119,9 @@ def play(rng: random.Random, players: int, **options: Any) -> tuple[Dalmatian, l
             ref = reference(game.total, game.several_groups, budget)
             left = game.budget_left if budget else game.rerolls_left
             assert left is not None
-            values = ref.holds(game.dice, left)
-            kept = max(values, key=values.__getitem__) if rng.random() < 0.5 \
-                else rng.choice(sorted(values))
-            cost += max(values.values()) - values[kept]
-            rest = list(game.dice)
-            for die in kept:
-                rest.remove(die)
-            game.apply(Stop() if kept == game.dice else Reroll(tuple(rest)))
+            decision, lost = decide(ref.holds(game.dice, left), game.dice, rng)
+            cost += lost
+            game.apply(decision)
         turn = game.last_turn
         if turn is not None and len(expected) < _turns_done(game):  # a turn just ended
             ref = reference(turn.total, game.several_groups, budget)

@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 from night_parts import PHONE, ROOT, Broker, Hub, Table, until
 from schema_helpers import check
-from test_dalmatian_luck import _turns_done, reference
+from test_dalmatian_luck import _turns_done, decide, reference
 from test_night_game_page import linked_play, record
 
 from firmware_host.journal import Journal
@@ -39,7 +39,7 @@ from firmware_host.league.roster import read
 from firmware_host.night.follow import as_game
 from firmware_host.night.topics import Game
 from games.core import Phase, Roll
-from games.dalmatian import Dalmatian, Reroll, Stop
+from games.dalmatian import Dalmatian
 
 SHOT = ROOT / "build" / "night" / "player-page-390x844.png"
 # table name, players each night (Chris at one table and Christopher at the other are one
@@ -88,14 +88,9 @@ def play_game(journal: Journal, names: tuple[str, ...], dice: Callable[[int], tu
         else:
             assert game.total is not None and game.rerolls_left is not None
             ref = reference(game.total, game.several_groups, False)
-            values = ref.holds(game.dice, game.rerolls_left)
-            kept = max(values, key=values.__getitem__) if choices.random() < 0.5 \
-                else choices.choice(sorted(values))
-            cost += max(values.values()) - values[kept]
-            rest = list(game.dice)
-            for die in kept:
-                rest.remove(die)
-            journal.apply(game, Stop() if kept == game.dice else Reroll(tuple(rest)))
+            decision, lost = decide(ref.holds(game.dice, game.rerolls_left), game.dice, choices)
+            cost += lost
+            journal.apply(game, decision)
         turn = game.last_turn
         if turn is not None and len(turns) < _turns_done(game):
             ref = reference(turn.total, game.several_groups, False)
