@@ -211,8 +211,8 @@ class NightServer:
             tasks = asyncio.all_tasks() - {asyncio.current_task()}
             for task in tasks:
                 task.cancel()
-            # let them end, or the loop stops with them pending ("Task was destroyed")
-            await asyncio.wait(tasks, timeout=2) if tasks else None
+            if tasks:  # let them end, or the loop stops with them pending ("Task was destroyed")
+                await asyncio.wait(tasks, timeout=2)
 
         assert self._worker is not None
         self._worker.stop()  # a page it is building is not waited for
