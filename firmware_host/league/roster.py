@@ -1,9 +1,11 @@
 """Players are people: one stable id for every name a table wrote for the same person.
 
-Tables name players in their own config, as people type them: "Chris" at one table,
-"christopher " at another, "José" and "Jose". A name's :func:`player_id` is its letters
-after case, spaces, accents and punctuation are set aside ("José Díaz" -> ``jose-diaz``),
-so those that differ only so are one player with no roster at all. The host joins the
+Tables name players as people type them: "Chris" at one table, "christopher " at another,
+"José" and "Jose", "Łukasz" and "Lukasz". A name's :func:`player_id` is its words spelt in
+plain Latin letters, lower case, joined by '-' ("José  Díaz" -> ``jose-diaz``, "Γιώργος" ->
+``giorgos``), so names that differ only in case, accents, punctuation or the number of
+spaces between words are one player with no roster at all. "Ann Lee" and "AnnLee" are
+two words against one: two players until the host joins them. The host joins the
 others in a small TOML file (by hand, or with ``table-companion roster merge``)::
 
     [players.chris]
@@ -20,11 +22,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import tomli_w
+from anyascii import anyascii
 
 from hardware.tomlfile import TomlFileError
 from hardware.tomlfile import load as load_toml
@@ -49,11 +53,13 @@ class RosterError(ValueError):
 
 
 def player_id(name: str) -> str:
-    """The id of ``name`` when no roster says otherwise: ``José  Díaz`` -> ``jose-diaz``.
+    """The id of ``name`` when no roster says otherwise: ``José  Díaz`` -> ``jose-diaz``,
+    ``Łukasz`` -> ``lukasz``: always a valid :data:`ID`, so the roster file can name it.
 
-    A name of no letters or digits at all (``!!``) gets an id from its hash."""
-    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
-    slug = _NOT_WORD.sub("-", bare.casefold()).strip("-")[:40].strip("-")
+    Any script is spelt in Latin letters first (anyascii: "Юлия" -> ``yuliya``); a name of
+    no letters or digits at all (``!!``) gets an id from its hash."""
+    bare = anyascii(name).casefold()
+    slug = _NOT_WORD.sub("-", bare).strip("-")[:40].strip("-")
     return slug or "player-" + hashlib.sha256(name.encode()).hexdigest()[:8]
 
 
@@ -128,20 +134,12 @@ class Roster:
         return Roster.of([merged, *(p for p in self.people if p.id not in gone | {kept_id})])
 
     def toml(self) -> str:
-        """The roster as its file."""
-        lines = [HEADER]
-        for person in self.people:
-            lines.append(f"[players.{person.id}]\nname = {_string(person.name)}\n"
-                         + (f"aliases = [{', '.join(map(_string, person.aliases))}]\n"
-                            if person.aliases else ""))
-        return "\n".join(lines)
-
-
-def _string(text: str) -> str:
-    """A TOML basic string (quotes, backslashes and control characters escaped)."""
-    escaped = "".join(f"\\u{ord(c):04x}" if c in '"\\' or ord(c) < 0x20 or ord(c) == 0x7f
-                      else c for c in text)
-    return f'"{escaped}"'
+        """The roster as its file, written by a TOML library (names in any script and with
+        any quotes read back as they were)."""
+        players = {person.id: {"name": person.name}
+                   | ({"aliases": list(person.aliases)} if person.aliases else {})
+                   for person in self.people}
+        return HEADER + "\n" + tomli_w.dumps({"players": players})
 
 
 def read(path: Path) -> Roster:

@@ -12,7 +12,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware_host.cli import main
-from firmware_host.league.roster import Person, Roster, RosterError, RosterFile, player_id, read
+from firmware_host.league.roster import (
+    ID,
+    Person,
+    Roster,
+    RosterError,
+    RosterFile,
+    player_id,
+    read,
+)
 from firmware_host.night import topics
 from firmware_host.night.store import Store
 from firmware_host.night.topics import Game, Live, Player
@@ -31,14 +39,17 @@ def test_names_that_differ_in_case_spaces_accents_or_punctuation_are_one_player(
     assert {player_id(n) for n in ("José Díaz", "jose  diaz", " JOSE DIAZ ", "José-Díaz",
                                    "Jose\u0301 Di\u0301az")} == {"jose-diaz"}
     assert player_id("Ann") != player_id("Anne")
-    assert player_id("Ærø") == "ærø"  # letters with no accent to drop stay letters
+    # letters of any script are spelt in Latin letters, so the roster file can name them
+    assert [player_id(n) for n in ("Łukasz", "Ærø", "Đorđe", "Γιώργος", "Юлия", "Straße")] == [
+        "lukasz", "aero", "dorde", "giorgos", "yuliya", "strasse"]
+    assert player_id("Ann Lee") != player_id("AnnLee")  # two words against one, as README says
     assert player_id("!!!").startswith("player-") and player_id("!!!") != player_id("???")
 
 
 @given(st.text(min_size=1, max_size=64))
 def test_an_id_is_always_one_the_roster_file_could_name_or_a_word(name: str) -> None:
     key = player_id(name)
-    assert key and len(key) <= 40 and key == player_id(key)  # stable: an id is its own id
+    assert ID.fullmatch(key) and key == player_id(key)  # stable: an id is its own id
 
 
 def test_a_roster_leads_every_name_of_a_player_to_their_id(tmp_path: Path) -> None:
@@ -94,6 +105,38 @@ def test_a_name_with_quotes_and_backslashes_is_written_as_toml_reads_it(tmp_path
     path = tmp_path / "roster.toml"
     path.write_text(roster.toml(), encoding="utf-8")
     assert read(path) == roster
+
+
+# a name in each of 20 languages, each with the letters that language adds to Latin's, or in
+# its own script
+NAMES = ("Łukasz Żółć", "Søren Ærø", "Đorđe Šćekić", "Γιώργος Παπαδόπουλος", "Юлия Ёлкина",
+         "José Ñúñez", "Zoë Brontë", "Björn Größe", "Ægir Þórsson", "İlker Çağlar",
+         "Nguyễn Văn Anh", "Jiří Dvořák", "Ľudovít Ťažký", "Ilona Szőke", "Ștefan Țurcan",
+         "Māris Ķēniņš", "Jonas Čepulis", "王伟", "محمد علي", "Ана Стојановић")
+
+
+def test_names_of_twenty_languages_are_written_and_read_back(tmp_path: Path) -> None:
+    roster = Roster()
+    for name in NAMES:  # each name merged with its plain-Latin spelling and a nickname
+        roster = roster.merge(name, f"{name} (nick)")
+    path = tmp_path / "roster.toml"
+    path.write_text(roster.toml(), encoding="utf-8")
+    again = read(path)
+    assert again == roster and len(again.people) == len(NAMES)
+    assert all(ID.fullmatch(p.id) for p in again.people)
+    assert [again.name_of(f"{n} (nick)") for n in NAMES] == list(NAMES)
+
+
+def test_merging_a_name_with_its_plain_latin_spelling_says_they_are_one_already(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "roster.toml"
+    assert main(["roster", "--roster", str(path), "merge", "Łukasz", "Ola"]) == 0
+    with pytest.raises(SystemExit) as exit_info:
+        main(["roster", "--roster", str(path), "merge", "Łukasz", "Lukasz"])
+    assert exit_info.value.code == 2
+    assert "'Lukasz' is already 'Łukasz' (id lukasz)" in capsys.readouterr().err
+    assert main(["roster", "--roster", str(path)]) == 0  # the file still reads
+    assert read(path).id_of("LUKASZ") == "lukasz"
 
 
 def test_the_roster_file_is_read_again_when_it_changes_and_a_bad_one_is_not_taken(
