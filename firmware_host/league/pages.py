@@ -33,9 +33,8 @@ def href(player: Player) -> str:
 
 
 def shown(rating: Rating) -> str:
-    """``12.3``, or ``12.3 (provisional)`` below enough games."""
-    value = f"{rating.shown:.1f}"
-    return value + " (provisional)" if rating.provisional else value
+    """``112``, or ``112 (provisional)`` below enough games."""
+    return f"{rating.shown} (provisional)" if rating.provisional else str(rating.shown)
 
 
 def players_page(league: League) -> Html:
@@ -122,9 +121,9 @@ def ordinal(place: int) -> str:
 
 
 def rating_chart(games: list[Appearance]) -> Html:
-    """The shown rating after each rated game, as a line from the start (0), with the
+    """The shown rating after each rated game, as a line from a newcomer's, with the
     lowest and highest values labelled (SVG: no script, no request)."""
-    values = [0.0] + [a.overall.shown for a in games if a.overall is not None]
+    values = [Rating().shown] + [a.overall.shown for a in games if a.overall is not None]
     if len(values) < 2:
         return render('<p class="empty">No rated game yet.</p>')
     low, high = min(values), max(values)
@@ -133,12 +132,12 @@ def rating_chart(games: list[Appearance]) -> Html:
     points = " ".join(f"{PAD + i * step:.1f},{PAD + (high - v) / span * (CHART_H - 2 * PAD):.1f}"
                       for i, v in enumerate(values))
     return render('<svg class="rating-chart" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
-                  'role="img" aria-label="rating over {games} games: from 0 to {last}, '
+                  'role="img" aria-label="rating over {games} games: from {first} to {last}, '
                   'lowest {low}, highest {high}"><polyline class="line" points="{points}"/>'
                   '<text x="2" y="{top}">{high}</text><text x="2" y="{bottom}">{low}</text>'
                   '<text x="{right}" y="{bottom}" text-anchor="end">{games} games</text>'
                   "</svg>", w=CHART_W, h=CHART_H, games=len(values) - 1,
-                  last=f"{values[-1]:.1f}", low=f"{low:.1f}", high=f"{high:.1f}",
+                  first=values[0], last=values[-1], low=low, high=high,
                   points=points, top=PAD - 6, bottom=CHART_H - 6, right=CHART_W - 2)
 
 
@@ -209,7 +208,7 @@ def hundredths(luck_: Luck | None) -> dict[str, float | None]:
 
 
 def rating_json(rating: Rating) -> dict[str, Any]:
-    return {"shown": round(rating.shown, 3), "mu": round(rating.mu, 3),
+    return {"shown": rating.shown, "mu": round(rating.mu, 3),
             "sigma": round(rating.sigma, 3), "games": rating.games,
             "provisional": rating.provisional}
 
@@ -235,6 +234,6 @@ def league_csv(league: League) -> str:
     for game in league.games:
         for row, player in zip(rows(game), game.players, strict=True):
             player_id, after = seated[(key(game), player.seat)]
-            writer.writerow([*row, player_id, "" if after is None else f"{after.shown:.3f}",
+            writer.writerow([*row, player_id, "" if after is None else str(after.shown),
                              "" if after is None else str(after.provisional).lower()])
     return out.getvalue()

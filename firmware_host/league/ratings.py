@@ -5,9 +5,16 @@ home, Dalmatian's scores with ties), so a game is rated as one ranking of its si
 player alone, or Sequence Dice's partners as one team. Unlike a rating that counts each
 co-player as a pairwise win, a 4-player win is one result, and ties are ties.
 
-A rating is shown conservatively, ``mu - 3 sigma`` (openskill's ordinal): it starts at 0
-and grows as the model grows sure, so one lucky first game does not top the table; below
-:data:`PROVISIONAL_GAMES` games it is marked provisional. Sigma never grows from a game
+A rating is shown conservatively and as a score: openskill's ``ordinal(alpha=2,
+target=100)``, that is ``2 (mu - 3 sigma) + 100``, rounded. ``mu - 3 sigma`` is a skill the
+model is nearly sure the player has: it starts at 0 and grows as the model grows sure, so one
+lucky first game does not top the table. ``target`` puts every newcomer at 100, a round
+number to read the others against. ``alpha`` of 2 makes a game's change a few whole points
+(no decimals to read) and keeps ratings above 0 in any league people play: a player last in
+each of 100 four-player games in a row against the same three still shows about 20 (it
+takes ``mu - 3 sigma`` below -50, hundreds of such games); the shown value stops at 0 even
+then. Below :data:`PROVISIONAL_GAMES` games a rating is marked provisional, in words:
+too few games to say much yet. Sigma never grows from a game
 (``limit_sigma``), so a player who finishes first alone never sees the shown rating fall.
 
 The order of the sides handed to the model is fixed here (by place, then ids), whatever
@@ -24,6 +31,8 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 PROVISIONAL_GAMES = 5  # fewer games than this: the rating is marked provisional
 MODEL = PlackettLuce(limit_sigma=True)
 MU, SIGMA = MODEL.mu, MODEL.sigma
+ALPHA, TARGET = 2.0, 100.0  # the shown scale: openskill's ordinal(alpha=, target=)
+PROVISIONAL_WORDS = f"fewer than {PROVISIONAL_GAMES} games: too few to say much yet"
 
 
 @dataclass(frozen=True)
@@ -33,9 +42,11 @@ class Rating:
     games: int = 0
 
     @property
-    def shown(self) -> float:
-        """The conservative value the pages show: ``mu - 3 sigma``."""
-        return self.mu - 3 * self.sigma
+    def shown(self) -> int:
+        """The value the pages show: openskill's ordinal on the league's scale (a newcomer
+        100), never below 0."""
+        ordinal = _model(self).ordinal(alpha=ALPHA, target=TARGET)
+        return max(0, round(ordinal))
 
     @property
     def provisional(self) -> bool:

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware_host.league.league import build, extended, key
-from firmware_host.league.ratings import PROVISIONAL_GAMES, Rating, Side, rate
+from firmware_host.league.ratings import PROVISIONAL_GAMES, TARGET, Rating, Side, rate
 from firmware_host.league.roster import Person, Roster
 from firmware_host.night.topics import Game, Player
 
@@ -128,7 +128,25 @@ def test_a_rating_is_provisional_until_enough_games_and_the_ranking_says_so() ->
     assert not league.players["ann"].rating.provisional
     assert league.players["cy"].rating.provisional
     assert [p.id for p in league.ranked()] == ["ann", "ben", "cy", "di"]
-    assert Rating().shown == pytest.approx(0)
+    assert Rating().shown == TARGET == 100  # a newcomer
+
+
+def test_nobody_is_shown_below_zero_even_last_in_every_game() -> None:
+    """2 (mu - 3 sigma) + 100: a player last in 100 four-player games in a row (against the
+    same three, so the model grows sure) is still above 0, and the value never goes under."""
+    players = ("Ann", "Ben", "Cy", "Di")
+    before = {p: Rating() for p in players}
+    for _ in range(100):
+        before.update(rate(before, [Side((p,), place) for place, p in enumerate(players, 1)]))
+    assert 10 <= before["Di"].shown < before["Cy"].shown < Rating().shown < before["Ann"].shown
+    assert Rating(mu=-100.0, sigma=1.0).shown == 0
+
+
+@given(nights())
+def test_every_shown_rating_is_a_whole_number_of_zero_or_more(games: list[Game]) -> None:
+    league = build(games, Roster())
+    for player in league.players.values():
+        assert isinstance(player.rating.shown, int) and player.rating.shown >= 0
 
 
 def test_the_roster_joins_a_players_games_and_a_rebuild_equals_a_fresh_league() -> None:
