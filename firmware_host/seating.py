@@ -86,6 +86,7 @@ class Proposal:
     evenest: bool  # False: the most even sizes could not keep the apart pairs apart
     ratings: Mapping[str, float]
     apart: tuple[tuple[str, str], ...]
+    rounds: int = 0  # the night's past rounds the repeats were counted over
 
     def explain(self) -> list[str]:
         """The proposal in words, a line each, for the host to read out or check."""
@@ -108,7 +109,9 @@ class Proposal:
                 lines.append(f"  {a} and {b} met {_times(times)} already")
         why = ("no grouping has fewer" if self.exhaustive
                else "no swap of two players gives fewer")
-        if self.repeats == 0:
+        if not self.rounds:
+            lines.append("No past round was given, so who met whom was not counted.")
+        elif self.repeats == 0:
             lines.append("Nobody meets a player they have met tonight.")
         else:
             lines.append(f"{self.repeats} repeated meeting{'s' if self.repeats != 1 else ''}: "
@@ -151,7 +154,7 @@ def propose(night: Night, seed: int = 0) -> Proposal:
     repeats = sum(times for s in seatings for _, _, times in s.met_before)
     return Proposal(seed, tuple(seatings), repeats, exhaustive, sizes == choices[0],
                     {p: night.ratings[p] for p in players} if night.ratings else {},
-                    tuple((a, b) for a, b in apart))
+                    tuple((a, b) for a, b in apart), len(night.rounds))
 
 
 def _group(weights: _Weights, choices: list[tuple[int, ...]], rng: random.Random

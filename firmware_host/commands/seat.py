@@ -1,4 +1,9 @@
-"""``table-companion seat FILE``: propose the next round's seating from a small TOML file."""
+"""``table-companion seat FILE``: propose the next round's seating from a small TOML file.
+
+With ``--hub URL|FILE`` the night's past rounds (who played whom in each finished game) and
+the players' ratings come from the hub (:mod:`firmware_host.league.met`), added to what the
+file says.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +13,18 @@ import math
 import sys
 import textwrap
 from collections.abc import Mapping
-from datetime import datetime
+from dataclasses import replace
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from firmware_host.commands import Subparsers, add_command, add_json_flag
+from firmware_host.commands.hub import ROSTER
 from firmware_host.errors import UsageError
+from firmware_host.league import met
+from firmware_host.league.ratings import TARGET
+from firmware_host.league.roster import RosterError
+from firmware_host.league.roster import read as read_roster
 from firmware_host.night import topics
 from firmware_host.night.credentials import read_secret
 from firmware_host.night.mqtt import NotSent, send_once
@@ -30,7 +41,8 @@ apart = [["Ann", "Bob"]]                 # never at the same table
 rounds = [                               # the night's past rounds, one list of groups each
   [["Ann", "Cy", "Eve", "Gus"], ["Bob", "Dee", "Fay", "Hal"]],
 ]
-ratings = { Ann = 1500, Bob = 1420 }     # optional; then every present player needs one
+ratings = { Ann = 112, Bob = 96 }        # optional, as the league shows them (a newcomer
+                                         # 100); then every present player needs one
 [[tables]]
 name = "1"
 game = "centennial"
@@ -44,7 +56,8 @@ def register(subparsers: Subparsers) -> None:
     parser = add_command(subparsers, "seat", description=textwrap.fill(
         "Propose the next round: who plays at which table, as few players meeting again as "
         "can be, never a pair marked apart, and with ratings the closest ratings at each "
-        "table. With --publish, show it on the night's page, on /tv and on each table's "
+        "table. With --hub, who met whom tonight and the ratings come from the hub's night. "
+        "With --publish, show it on the night's page, on /tv and on each table's "
         "screen between games. Only on the command line of the hub's machine: the night's "
         "page has no host login, and anyone on the night's network can open it, so a button "
         "there would be anyone's to press; the broker lets only the host's login "
@@ -57,6 +70,17 @@ def register(subparsers: Subparsers) -> None:
                         help="another seed gives another of the equally good seatings "
                              "(default 0)")
     add_json_flag(parser)
+    hub = parser.add_argument_group("reading the night from the hub")
+    hub.add_argument("--hub", metavar="URL|FILE",
+                     help="the hub's address (http://hub.local:8080) or its file of nights: "
+                          "every finished game of the night counts as a round, and every "
+                          f"player gets the league's rating (a newcomer {TARGET:g})")
+    hub.add_argument("--night", metavar="DATE",
+                     help="the night to read (default: tonight as the hub shows it, or the "
+                          "latest night in its file)")
+    hub.add_argument("--roster", type=Path, default=ROSTER, metavar="FILE",
+                     help=f"with a hub's file: the roster that names its players (default: "
+                          f"{ROSTER}, if there is one)")
     night = parser.add_argument_group("showing it to the room")
     shown = night.add_mutually_exclusive_group()
     shown.add_argument("--publish", action="store_true",
@@ -81,11 +105,15 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.file is None:
         raise UsageError("give the night's TOML file (or --clear)")
-    proposal = propose(read_night(args.file), args.seed)
+    night = read_night(args.file)
+    said: list[str] = []
+    if args.hub is not None:
+        night, said = with_hub(night, read_hub(args))
+    proposal = propose(night, args.seed)
     if args.json:
-        print(json.dumps(as_json(proposal), indent=2))
+        print(json.dumps({**as_json(proposal), "hub": said}, indent=2))
     else:
-        print("\n".join(proposal.explain()))
+        print("\n".join([*said, *proposal.explain()]))
     if args.publish:
         publish(args, seating_payload(as_seating(proposal, local_now())))
         print(f"Published to {args.broker}: on the night's page, /tv and the tables' screens.",
@@ -114,6 +142,45 @@ def as_seating(proposal: Proposal, now: datetime) -> Seating:
     return Seating(tuple(SeatedTable(s.table.name, s.title, s.players, s.teams)
                          for s in proposal.tables),
                    now.isoformat(timespec="seconds"))
+
+
+def read_hub(args: argparse.Namespace) -> met.Met:
+    """The night at ``--hub``: a running hub's address, or its file of nights."""
+    wanted = args.night or ""
+    if wanted:
+        try:
+            date.fromisoformat(wanted)
+        except ValueError:
+            raise UsageError(f"--night {wanted}: not a date; write e.g. 2026-11-24") from None
+    try:
+        if args.hub.startswith(("http://", "https://")):
+            return met.from_url(args.hub, wanted)
+        path = Path(args.hub)
+        if not path.is_file():
+            raise UsageError(f"--hub {args.hub}: no such file; give the hub's address "
+                             "(http://HOST:PORT) or its file of nights")
+        roster = read_roster(args.roster)
+        return met.from_file(path, roster, wanted)
+    except (met.HubError, RosterError) as err:
+        raise UsageError(f"--hub: {err}") from None
+
+
+def with_hub(night: Night, found: met.Met) -> tuple[Night, list[str]]:
+    """``night`` with the hub's games as past rounds and its ratings; what was read, in
+    words, for the host to check."""
+    if night.ratings:
+        raise UsageError("the file gives ratings and --hub does too; drop the file's ratings "
+                         "or --hub")
+    players = list(night.players)
+    rounds = found.rounds(players)
+    ratings = {p: float(found.rating(p)) for p in players}
+    new = [p for p in players if found.id_of(p) not in found.ratings]
+    when = f"the night of {found.night}" if found.night else "the hub's night"
+    said = [f"From the hub: {len(rounds)} finished game{'s' if len(rounds) != 1 else ''} "
+            f"of {when} as past rounds"
+            + (f"; {', '.join(new)} not rated yet, counted as a newcomer ({TARGET:g})"
+               if new else "") + "."]
+    return replace(night, rounds=night.rounds + rounds, ratings=ratings), said
 
 
 def read_night(path: Path) -> Night:
