@@ -71,6 +71,21 @@ class DiceEntryView:
 
 
 @dataclass(frozen=True)
+class KeyboardView:
+    """A name being typed: the name so far, the keyboard's keys (groups of letters as they
+    would be typed, then delete and OK), the key the cursor is on and, once a group is
+    open, the letter in it (None: choosing a group); a message over it when a name is
+    refused."""
+
+    title: str
+    text: str
+    keys: tuple[str, ...]
+    key: int
+    letter: int | None = None
+    message: str | None = None
+
+
+@dataclass(frozen=True)
 class BoardFixView:
     """The board sensors disagree with the game: what to put back, one line a cell."""
 
@@ -96,4 +111,4 @@ class NoticeView:
         return self.then if self.then is not None and turns % 2 == 0 else self
 
 
-View = GameView | MenuView | DiceEntryView | BoardFixView | NoticeView
+View = GameView | MenuView | DiceEntryView | KeyboardView | BoardFixView | NoticeView

@@ -58,6 +58,7 @@ from firmware_host.journal.schema import (
 from firmware_host.journal.snapshots import SNAPSHOT_EVERY, Snapshots
 from firmware_host.journal.threads import IDLE_CHECKPOINT_S, Checkpointer, LockWatch
 from firmware_host.journal.wal import LogDamage, Shown, inspect, recover
+from firmware_host.players import Player, clean, clean_id
 from games import game_class
 from games.core import GameState, Result, Roll, Setup
 from games.errors import GameError, GameOverError
@@ -66,6 +67,7 @@ Clock = Callable[[], datetime]
 
 NIGHT_TURNS_AT = timedelta(hours=6)  # a game started at 01:30 belongs to the evening before
 GAME_COLUMNS = "id, setup, started_at, ended_at, outcome, hash"
+RECENT_GAMES = 50  # games whose players a new game offers again
 PLAY_BUSY_MS = 50  # how long a write waits for another program's lock while a game is played
 
 __all__ = [
@@ -98,6 +100,7 @@ class PlayerResult:
     name: str
     score: int
     place: int
+    id: str = ""  # the night's roster id of the player, '' when the table had none
 
 
 @dataclass(frozen=True)
@@ -369,7 +372,7 @@ class Journal:
         last = self._db.execute("SELECT seq, hash FROM actions WHERE game_id = ? "
                                 "ORDER BY seq DESC LIMIT 1", (game_id,)).fetchone()
         try:
-            stored = json.loads(setup)
+            stored = _bare(json.loads(setup))
         except ValueError:
             stored = {}  # resume finds and names the damage
         count, last_hash = last if last is not None else (0, seed)
@@ -430,13 +433,20 @@ class Journal:
 
     # -- playing --------------------------------------------------------------------------
 
-    def start(self, state: GameState[Any]) -> int:
-        """Record a new game (with any actions it already holds); returns its number."""
+    def start(self, state: GameState[Any], ids: Sequence[str] = ()) -> int:
+        """Record a new game (with any actions it already holds); returns its number.
+        ``ids`` are the players' roster ids seat by seat ('' for none), kept in the setup
+        (and so under its hash) when there is one."""
         current = self._current
         if current is not None and not current.finished:
             raise JournalError(f"game #{current.id} is unfinished: abandon it first")
         now = self._now()
-        setup = json.dumps(state.setup.to_json())
+        stored = state.setup.to_json()
+        if any(ids):
+            if len(ids) != len(state.setup.names) or not all(map(_is_id, ids)):
+                raise ValueError(f"player ids must be one roster id or '' a seat: {ids!r}")
+            stored["ids"] = list(ids)
+        setup = json.dumps(stored)
         with sqlite_errors(self.path), self._transaction() as tx:
             game_id = tx.execute("INSERT INTO games (setup, started_at) VALUES (?, ?)",
                                  (setup, now)).lastrowid
@@ -569,7 +579,7 @@ class Journal:
         except (Damaged, sqlite3.DatabaseError) as err:
             self._set_aside(current.id, str(err))
             return None
-        current.setup, current.matched = game.setup, state.setup
+        current.setup, current.matched = _bare(game.setup), state.setup
         current.count, current.last = len(state.history), last or current.seed
         return state
 
@@ -668,11 +678,35 @@ class Journal:
                 self._report(Problem(columns[0], f"{err}; left out of the results"))
                 continue
             assert game.ended is not None
-            players = tuple(PlayerResult(seat, game.names[seat], score, place)
+            ids = player_ids(game.setup)
+            players = tuple(PlayerResult(seat, game.names[seat], score, place, ids[seat])
                             for seat, score, place in checked)
             played.append(PlayedGame(game.id, game.setup["game"], game.setup["options"],
                                      game.started, game.ended, players))
         return played
+
+    def recent_players(self, games: int = RECENT_GAMES) -> list[tuple[Player, ...]]:
+        """The players of the latest ``games`` games (finished, abandoned or being played),
+        the latest first, each name checked as untrusted text (a game with a name that is
+        not one is left out)."""
+        with sqlite_errors(self.path):
+            rows = self._db.execute("SELECT setup FROM games ORDER BY id DESC LIMIT ?",
+                                    (games,)).fetchall()
+        found = []
+        for (text,) in rows:
+            try:
+                setup = json.loads(text)
+            except (ValueError, RecursionError):
+                continue
+            names = setup.get("names") if isinstance(setup, dict) else None
+            if not isinstance(names, list) or not names:
+                continue
+            cleaned = [clean(name) for name in names]
+            ids = player_ids(setup)
+            if all(cleaned):
+                found.append(tuple(Player(str(name), player_id)
+                                   for name, player_id in zip(cleaned, ids, strict=False)))
+        return found
 
     def actions(self, game: PlayedGame) -> list[str]:
         """A finished game's actions in order, as text: what a report replays through the
@@ -778,6 +812,28 @@ class Journal:
     def wait_checkpointed(self, timeout: float = 30.0) -> bool:
         """Wait until all written so far is checkpointed into the main file (for tests)."""
         return self._checkpointer is not None and self._checkpointer.wait_caught_up(timeout)
+
+
+def player_ids(setup: Mapping[str, Any]) -> list[str]:
+    """A stored setup's roster ids seat by seat ('' for none, and for every seat of a game
+    journaled before ids were, or whose ids are not readable)."""
+    names, ids = setup.get("names"), setup.get("ids")
+    count = len(names) if isinstance(names, list) else 0
+    if not isinstance(ids, list) or len(ids) != count:
+        return [""] * count
+    return [clean_id(player_id) for player_id in ids]
+
+
+def _is_id(text: str) -> bool:
+    return text == "" or clean_id(text) == text
+
+
+def _bare(setup: Any) -> Any:
+    """A stored setup as its game's :meth:`~games.core.Setup.to_json` gives it: the ids
+    set apart."""
+    if isinstance(setup, dict) and "ids" in setup:
+        return {key: value for key, value in setup.items() if key != "ids"}
+    return setup
 
 
 def _decode(raw: bytes) -> str:

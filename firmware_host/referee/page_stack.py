@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from firmware_host.keyboard import Keyboard
 from firmware_host.menu import DiceEntry, Menu
 from firmware_host.views import NoticeView, View
 from hardware.events import Control
 
-Page = Menu | DiceEntry
+Page = Menu | DiceEntry | Keyboard
 
 
 class PageStack:
@@ -53,7 +54,7 @@ class PageStack:
 
     def say(self, text: str) -> bool:
         """Put ``text`` on the menu on top; False when no menu is on top."""
-        if isinstance(self.top, Menu):
+        if isinstance(self.top, Menu | Keyboard):
             self.top.message = text
             return True
         return False
@@ -80,7 +81,7 @@ class PageStack:
         page = self.top
         if page is None:
             return False
-        if isinstance(page, Menu) and page.message is not None:
+        if isinstance(page, Menu | Keyboard) and page.message is not None:
             page.message = None  # as over the game: the first press closes the message alone
             return True
         if control in (Control.UP, Control.DOWN):
@@ -88,7 +89,7 @@ class PageStack:
         elif control is Control.SELECT:
             page.select()
         elif control is Control.BACK:
-            if isinstance(page, DiceEntry) and not page.closable:
+            if isinstance(page, DiceEntry | Keyboard) and not page.closable:
                 page.back()
             elif page.closable:
                 self.close(page)

@@ -41,6 +41,7 @@ from firmware_host.journal import Journal, JournalError
 from firmware_host.journal.errors import BUSY, Failure
 from firmware_host.menu import DiceEntry, Menu, confirm
 from firmware_host.next_round import NextRound
+from firmware_host.players import Player, read_roster, roster_beside
 from firmware_host.referee.board_moves import BoardMoves, Instead
 from firmware_host.referee.game_menu import (
     game_menu,
@@ -50,8 +51,8 @@ from firmware_host.referee.game_menu import (
     why_no_undo,
 )
 from firmware_host.referee.later_log import LaterLog
-from firmware_host.referee.new_game import game_choice
-from firmware_host.referee.page_stack import PageStack
+from firmware_host.referee.new_game import NewGame, seat_problem
+from firmware_host.referee.page_stack import Page, PageStack
 from firmware_host.referee.parts import (
     DiceRoller,
     Occupancy,
@@ -126,6 +127,11 @@ class Referee:
         self._later = LaterLog(log)  # INFO lines, written once the frame is out
         # at a game night, the seat the host gave this table for the next round
         self.next_round = NextRound(next_round.beside(journal.path))
+        self._game_choice: Menu | None = None
+        self.new_game = NewGame(config, self.open, self.pages.close, self._start,
+                                journal.recent_players,
+                                partial(read_roster, roster_beside(journal.path)),
+                                lambda: self.next_round.seat)
         if game is None:
             self.open_game_choice()
         else:
@@ -176,9 +182,20 @@ class Referee:
         shown = self.table.shown_message() if self.table is not None and not self.pages else None
         self._changed |= self.timers.pager.on(now, shown)
         between = self.table is None or self.table.game.is_over
-        if between and (line := self.next_round.look(now)):
-            self._seat(line)
-            self._changed = True
+        if between:
+            seat = self.next_round.seat
+            line = self.next_round.look(now)
+            if self.next_round.seat != seat and self._on_game_choice():
+                self.pages.pop()  # the next round offered first, or no more
+                self.open_game_choice()
+                self._changed = True
+            if line:  # on the game choice, the seat is its first line: said if unplayable
+                seat = self.next_round.seat
+                offered = seat is not None and self._on_game_choice()
+                why = seat_problem(seat) if offered and seat is not None else None
+                if not offered or why:
+                    self._seat(f"{line}: {why}" if why else line)
+                self._changed = True
         self._changed |= self.timers.turns.on(now, self.pages.turning)
         table = self.table
         disagreeing = table.missing() | table.extra() if table is not None else frozenset()
@@ -495,19 +512,24 @@ class Referee:
 
     # -- what the menus do --------------------------------------------------------------
 
-    def open(self, page: Menu | DiceEntry) -> None:
+    def open(self, page: Page) -> None:
         self.pages.open(page)
 
     def close(self, page: Menu) -> None:
         self.pages.close(page)
 
     def open_game_choice(self) -> None:
-        self.open(game_choice(self.config, self.open, self._start, self.table is not None))
+        self._game_choice = self.new_game.game_choice(self.table is not None)
+        self.open(self._game_choice)
 
-    def _start(self, name: str, players: int, values: Mapping[str, Any]) -> None:
+    def _on_game_choice(self) -> bool:
+        """Whether the game choice is the one page open (nothing chosen in it yet)."""
+        return self.pages.pages == [self._game_choice]
+
+    def _start(self, name: str, players: tuple[Player, ...], values: Mapping[str, Any]) -> None:
         cls = game_class(name)
-        game = cls.new(players, self.config.names_for(players), **values)
-        self.journal.start(game)
+        game = cls.new(len(players), [p.name for p in players], **values)
+        self.journal.start(game, [p.id for p in players])
         self.journal.keep_settings(self.settings.to_json())
         self.pages.clear()
         self.by_board.clear()

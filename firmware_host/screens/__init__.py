@@ -20,10 +20,19 @@ from firmware_host.screens.banner import BODY_TOP
 from firmware_host.screens.boardfix import draw_board_fix
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.dice_entry import draw_dice_entry
+from firmware_host.screens.keyboard import draw_keyboard
 from firmware_host.screens.menu import draw_menu
 from firmware_host.screens.message import draw_message
 from firmware_host.screens.notice import draw_notice
-from firmware_host.views import BoardFixView, DiceEntryView, GameView, MenuView, NoticeView, View
+from firmware_host.views import (
+    BoardFixView,
+    DiceEntryView,
+    GameView,
+    KeyboardView,
+    MenuView,
+    NoticeView,
+    View,
+)
 
 GAME_SCREENS = ("centennial", "sequence", "centerpoint", "dalmatian", "multigam")
 """Games with a screen module of their own in this package (module name = game NAME)."""
@@ -58,6 +67,8 @@ def draw(view: View) -> Canvas:
                 draw_message(canvas, view.message, top)
         case DiceEntryView():
             draw_dice_entry(canvas, view)
+        case KeyboardView():
+            draw_keyboard(canvas, view)
         case BoardFixView():
             draw_board_fix(canvas, view)
         case NoticeView():

@@ -337,6 +337,36 @@ def next_round_eight() -> View:
                              "Dominic, Anneliese, Bob, Cy")
 
 
+def keyboard_groups() -> View:
+    """A name being typed, the cursor on a group of letters."""
+    from firmware_host.keyboard import Keyboard
+
+    keyboard = Keyboard("seat 3", lambda name: None, text="Dor", group=3)
+    return keyboard.view()
+
+
+def keyboard_letters() -> View:
+    """A group opened: the letter the cursor is on lit inside it."""
+    from firmware_host.keyboard import Keyboard
+
+    keyboard = Keyboard("seat 3", lambda name: None, text="Dor", group=1, letter=3)
+    return keyboard.view()
+
+
+def keyboard_refused() -> View:
+    from firmware_host.keyboard import Keyboard
+
+    keyboard = Keyboard("seat 2", lambda name: None, text="Ann", group=7,
+                        message="Ann plays at seat 1 already")
+    return keyboard.view()
+
+
+def menu_seat() -> View:
+    """A seat's list: the last game's players first, a name taken greyed, "New player"."""
+    return MenuView("Player 2 of 3", ("Ann", "Ben", "Cy", "Dorian", "New player"), cursor=3,
+                    greyed=frozenset({2}))
+
+
 SAMPLES: dict[str, Callable[[], View]] = {
     "standings_qr": standings_qr,
     "game_over_qr": game_over_qr,
@@ -368,6 +398,10 @@ SAMPLES: dict[str, Callable[[], View]] = {
     "menu_options_multigam": menu_options_multigam,
     "menu_game_greyed": menu_game_greyed,
     "dice_entry": dice_entry,
+    "keyboard_groups": keyboard_groups,
+    "keyboard_letters": keyboard_letters,
+    "keyboard_refused": keyboard_refused,
+    "menu_seat": menu_seat,
     "board_fix": board_fix,
     "centerpoint_no_move": centerpoint_no_move,
     "centerpoint_tumbling": centerpoint_tumbling,

@@ -773,14 +773,14 @@ def test_a_highlighted_option_too_long_for_its_row_scrolls_with_the_ticks(
         table: Table) -> None:
     table.choose("Dalmatian")
     table.choose("2 players")
-    table.send(ControlTurned(2))
+    table.send(ControlTurned(3))  # past Start and the players
     assert table.menu().items[table.menu().cursor] == "Best score only"
     for tick in range(10):
         table.referee.tick(float(tick))
     assert table.menu().scroll == 9
     table.send(ControlTurned(-1))
     assert table.menu().scroll == 0  # a new line starts from its beginning
-    table.send(ControlTurned(-1))  # "Start" fits: it never scrolls
+    table.send(ControlTurned(-2))  # "Start" fits: it never scrolls
     for tick in range(10, 20):
         table.referee.tick(float(tick))
     assert table.menu().scroll == 0
