@@ -122,6 +122,7 @@ class Referee:
         self.pages = PageStack()
         self.timers = Timers()
         self._changed = True  # the screen has changed since the last frame
+        self._draw_failure = ""  # what the last frame's drawing raised, logged once
         self.ignored: set[tuple[int, int]] = set()  # sensors given up on, for every game
         self.by_board = BoardMoves()
         self._later = LaterLog(log)  # INFO lines, written once the frame is out
@@ -222,7 +223,17 @@ class Referee:
         if not self._changed:
             return None
         self._changed = False
-        return self.render(self.view())
+        try:
+            image = self.render(self.view())
+        except Exception as err:  # a bug must not blank the table: a plain frame, play goes on
+            failure = f"{type(err).__name__}: {err}"
+            if failure != self._draw_failure:  # logged once, not at every frame
+                log.exception("while drawing the screen")
+            self._draw_failure = failure
+            return self.render(NoticeView("Screen error", (
+                f"internal error ({type(err).__name__}), logged", "play goes on: no move lost")))
+        self._draw_failure = ""
+        return image
 
     def view(self) -> View:
         """What the screen shows now."""
@@ -476,6 +487,7 @@ class Referee:
     def _attach(self, game: GameState[Any]) -> None:
         recognise, board = self.parts.recognise, self.parts.board
         self.table = table_for(game, recognise(game) if recognise is not None else None)
+        self.timers.tumble.land()  # a throw still tumbling belongs to the game it was made in
         self.timers.unmade = UnmadeFixes()  # the board is looked at afresh
         if self.table.recogniser is not None:
             self.table.recogniser.ignored = self.ignored

@@ -971,3 +971,51 @@ def test_a_moves_log_lines_are_written_once_its_frame_is_out(
     caplog.clear()
     table.referee.tick(0.0)
     assert caplog.text == ""  # written once
+
+
+def test_a_throw_still_tumbling_ends_with_its_game(tmp_path: Path) -> None:
+    """Cat's throw tumbles as a new game for two starts: the band must not name seat 2 of
+    a game that has two seats (drawing that frame raised IndexError)."""
+    config = Config(players=("Ann", "Ben", "Cat"), game=GameConfig("dalmatian", {"rounds": 1}))
+    with Journal.open(tmp_path / "journal.sqlite3") as journal:
+        table = Table(journal, config)
+        assert table.menu().title == "New game"
+        table.choose("Dalmatian")
+        table.choose("3 players")
+        table.choose("Start")
+        table.roll(6, 6, 6, 6, 6)
+        table.roll(1, 1, 1, 1, 1)
+        table.roll(2, 2, 2, 2, 2)  # Cat's opening throw, still tumbling
+        assert table.referee.timers.tumble.thrower == 2
+        table.send(ControlHeld(Control.ROLL))
+        table.choose("Abandon game")
+        table.choose("Yes")
+        table.choose("Dalmatian")
+        table.choose("2 players")
+        table.choose("Start")
+        table.referee.tick(30.0)
+        view = table.referee.view()
+        assert isinstance(view, GameView) and view.thrower is None and view.rolling is None
+        render_screen(view)
+
+
+def test_a_frame_that_fails_to_draw_shows_a_plain_error_and_play_goes_on(
+        table: Table, caplog: pytest.LogCaptureFixture) -> None:
+    start_dalmatian(table)
+    calls = 0
+
+    def broken(view: View) -> Image.Image:
+        nonlocal calls
+        calls += 1
+        if isinstance(view, GameView):
+            raise IndexError("list index out of range")
+        return render_screen(view)
+
+    table.referee.render = broken
+    with caplog.at_level(logging.ERROR):
+        table.roll(6, 6, 6, 6, 6)
+        table.roll(1, 1, 1, 1, 1)
+    assert table.referee.frame() is None  # drawn, as an error frame, at each event
+    assert [r.message for r in caplog.records].count("while drawing the screen") == 1
+    assert len(table.game.history) == 2  # both throws were played
+    assert calls == 4  # each event: the game's frame failed, then the error frame
