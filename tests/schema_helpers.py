@@ -44,14 +44,15 @@ def check(kind: str, record: Any) -> None:
 
 
 def check_message(topic: str, payload: bytes) -> str:
-    """Check an MQTT message by its topic (tc/<table>/status, /live, /game/<id>, or the host's
-    tc/_night/seating); its kind."""
+    """Check an MQTT message by its topic (tc/<table>/status, /live, /game/<id>, the host's
+    tc/_night/seating or the hub's tc/_night/roster); its kind."""
     kind = topic.split("/")[2]
     if kind == "status":
         check("mqttStatus", payload.decode())
         return "mqttStatus"
-    if kind in ("game", "seating") and not payload:
+    if kind in ("game", "seating", "roster") and not payload:
         return "cleared"  # a game taken back, the seating taken down: an empty retained message
-    name = {"live": "mqttLive", "game": "mqttGame", "seating": "mqttSeating"}[kind]
+    name = {"live": "mqttLive", "game": "mqttGame", "seating": "mqttSeating",
+            "roster": "mqttRoster"}[kind]
     check(name, json.loads(payload))
     return name

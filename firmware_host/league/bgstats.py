@@ -8,7 +8,9 @@ game and the players are matched once to the app's own (it remembers the match b
 
 The play is made from the hub's record of a finished game (:class:`topics.Game`):
 ``playDate`` is when the game started, in UTC, as ``YYYY-MM-DD HH:MM:SS``;
-``durationMin`` is whole minutes, at least one; a player's ``rank`` is their place and
+``durationMin`` is whole minutes, at least one; a player's ``sourcePlayerId`` is the
+roster's id when the table chose the name from the night's roster (else the name, as the
+table wrote it); a player's ``rank`` is their place and
 every player placed first is a ``winner`` (ties share the win). Every game here ranks the
 higher score first, so ``highestWins`` is true.
 """
@@ -45,7 +47,7 @@ def play(game: Game) -> dict[str, Any]:
         },
         "players": [{
             "name": player.name,
-            "sourcePlayerId": player.name,
+            "sourcePlayerId": player.id or player.name,
             "score": player.score,
             "rank": player.place,
             "winner": player.place == 1,

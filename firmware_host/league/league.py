@@ -146,10 +146,12 @@ class League:
         """Rate ``game``, which ended after every game the league holds."""
         if self.games and order(game) <= order(self.games[-1]):
             raise ValueError(f"game {key(game)} ended before the league's last; rebuild")
-        ids = [self.roster.id_of(p.name) for p in game.players]
+        ids = [self.roster.id_of(p.name, p.id) for p in game.players]
         names = self.roster.shown_as(p.name for p in game.players)
         for player_id, player in zip(ids, game.players, strict=True):
-            self.players.setdefault(player_id, Player(player_id, "")).name = names[player.name]
+            person = self.roster.person(player_id)
+            self.players.setdefault(player_id, Player(player_id, "")).name = \
+                person.name if person is not None else names[player.name]
         game = lean(game)
         self.games.append(game)
         overall: dict[str, Rating] = {}

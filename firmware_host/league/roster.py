@@ -30,13 +30,13 @@ from typing import Any
 import tomli_w
 from anyascii import anyascii
 
+from firmware_host.players import ID
 from hardware.tomlfile import TomlFileError
 from hardware.tomlfile import load as load_toml
 
 MAX_NAME = 64  # as a name in a table's message
 MAX_ALIASES = 64
 MAX_PLAYERS = 10_000
-ID = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?")
 _NOT_WORD = re.compile(r"[\W_]+")
 # what no name needs, as the hub refuses it in a table's message
 _HIDING = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -91,8 +91,11 @@ class Roster:
                                       f"players.{owner}'s name; a name leads to one player")
         return cls(listed, claims)
 
-    def id_of(self, name: str) -> str:
-        """The player a table's ``name`` is."""
+    def id_of(self, name: str, carried: str = "") -> str:
+        """The player a table's ``name`` is: the id the table ``carried`` with it (a name
+        chosen from the night's roster), else the one the name leads to."""
+        if carried and ID.fullmatch(carried):
+            return carried
         key = player_id(name)
         return self.claims.get(key, key)
 

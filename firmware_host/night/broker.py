@@ -22,17 +22,22 @@ from firmware_host.errors import UsageError
 ACL = """\
 # Who may do what on a game night (mosquitto acl_file). Tables log in with their table id as
 # user name, which is what %u stands for: a table writes, and reads back, only its own
-# topics. The hub's user name cannot be a table id (ids have no "_"), and it only reads.
+# topics. The hub's user name cannot be a table id (ids have no "_"): it reads every table.
 user night_hub
 topic read tc/#
 
+# The hub also writes the night's roster (players and their ids) for the tables.
+topic write tc/_night/roster
+
 # The host's login (table-companion seat --publish on the hub's machine) writes the next
-# round's seating and nothing else; every table reads it ("_" is in no table id).
+# round's seating and nothing else; every table reads it and the roster ("_" is in no
+# table id).
 user night_host
 topic write tc/_night/seating
 
 pattern readwrite tc/%u/#
 pattern read tc/_night/seating
+pattern read tc/_night/roster
 """
 HUB_USER = "night_hub"
 SEARCH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/usr/local/sbin"])

@@ -102,7 +102,8 @@ def as_game(table: str, name: str, game: PlayedGame, luck: tuple[Luck, ...] = ()
     than the hub takes (a game of thousands of throws)."""
     made = Game(table, name, game.id, title(game.game), game.started.isoformat(),
                 game.ended.isoformat(), str(game.night),
-                tuple(Player(p.seat, p.name, p.score, p.place) for p in game.players), luck,
+                tuple(Player(p.seat, p.name, p.score, p.place, p.id) for p in game.players),
+                luck,
                 throws)
     if throws and len(game_payload(made)) > MAX_PAYLOAD:
         return replace(made, throws=())

@@ -51,6 +51,18 @@ class Listener:
         were = set(self.store.all_offline())
         self.cards(were)
         self.link.client.subscribe(topics.SUBSCRIPTION, qos=1)
+        self.publish_roster()
+
+    def publish_roster(self) -> None:
+        """The roster's players and ids to the tables, retained (again at every connection:
+        a broker that lost its state gets it back). The hub's own login alone may."""
+        people = self.store.roster.people
+        roster = topics.fit_roster(topics.NightRoster(
+            tuple(topics.Listed(p.id, p.name) for p in people)))
+        if len(roster.players) < len(people):
+            log.warning("the tables get the roster's first %d players of %d: a message "
+                        "holds no more", len(roster.players), len(people))
+        self.link.publish(topics.ROSTER, topics.roster_payload(roster))
 
     def cards(self, table_ids: set[str]) -> None:
         for table_id in table_ids:
@@ -90,6 +102,7 @@ class Listener:
         if roster.reload():
             self.store.use(roster.roster)
             log.info("players named by %s (%d listed)", roster.path, len(roster.roster.people))
+            self.publish_roster()
             self.broadcast.send("results", sse("results", page.results(self.store.night())))
         if roster.problem and roster.problem != was:
             log.warning("roster not read: %s; players are named as before", roster.problem)

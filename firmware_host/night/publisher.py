@@ -8,9 +8,12 @@ id, so sending twice is harmless and a broker that lost its state is filled agai
 status goes again every half keep-alive, so the hub hears from a table that is idle too and
 can tell how long ago it last did.
 
-It also listens for the host's seating of the next round and writes this table's line to a
-file beside the journal (:mod:`firmware_host.next_round`), which the offline referee shows
-between games: the table hears the night only through this link.
+It also listens for the host's seating of the next round and writes this table's line and
+seat to a file beside the journal (:mod:`firmware_host.next_round`), which the offline
+referee shows and offers first between games, and for the hub's roster of the night's
+players, kept in another (:func:`firmware_host.players.roster_beside`), which the referee
+offers when players choose their names: the table hears the night only through this link.
+A seated name the roster lists (its name, in any case) goes to the seat with its id.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from firmware_host.night import topics
 from firmware_host.night.follow import Snapshot, WorkedOut, snapshot
 from firmware_host.night.mqtt import Link
 from firmware_host.night.signals import Stopping
+from firmware_host.players import Player, read_roster, roster_beside, write_roster
 
 log = logging.getLogger("table_companion.publish")
 
@@ -54,6 +58,7 @@ class Publisher:
         self._resend = threading.Event()
         self._resend.set()  # the link may have connected before there was a journal
         self.next_round = next_round.beside(journal.path)
+        self.roster = roster_beside(journal.path)
         link.client.on_message = self._on_message
         link.connected = self._connected
         if link.is_connected():  # it connected while the journal was awaited (twice is harmless)
@@ -63,19 +68,40 @@ class Publisher:
         """On every connection: send everything again, and hear the seating (the broker's
         retained copy comes at once)."""
         self._resend.set()
-        self.link.client.subscribe(topics.SEATING, qos=1)
+        self.link.client.subscribe([(topics.SEATING, 1), (topics.ROSTER, 1)])
 
     def _on_message(self, client: paho.Client, userdata: Any,
                     message: paho.MQTTMessage) -> None:
-        """The host's seating: this table's line of it, or none, beside the journal."""
+        """The host's seating (this table's line and seat, or none) or the hub's roster,
+        beside the journal. A seating the table cannot use is said on its screen, in one
+        line."""
         try:
-            seating = topics.parse(message.topic, bytes(message.payload))
-            if not isinstance(seating, topics.Seating):
-                raise topics.BadMessage("not the seating")
-            here = seating.at_table(self.table)
-            next_round.write(self.next_round, here.line() if here is not None else "")
+            heard = topics.parse(message.topic, bytes(message.payload))
+            if isinstance(heard, topics.NightRoster):
+                write_roster(self.roster, [Player(p.name, p.id) for p in heard.players])
+                return
+            if not isinstance(heard, topics.Seating):
+                raise topics.BadMessage("neither the seating nor the roster")
+            here = heard.at_table(self.table)
+            next_round.write(self.next_round, here.line() if here is not None else "",
+                             self._seat(here) if here is not None else None)
         except (topics.BadMessage, UnicodeDecodeError) as err:
-            log.warning("ignored a message on the seating's topic: %s", err)
+            log.warning("ignored a message on the night's topic %.40r: %s",
+                        getattr(message, "topic", ""), err)
+            if message.topic == topics.SEATING:
+                self._tell(f"{next_round.TITLE}: the host's seating was refused ({err})")
+        except OSError as err:
+            log.error("could not write beside %s: %s", self.journal.path, err)
+
+    def _seat(self, here: topics.SeatedTable) -> next_round.Seat:
+        """The seat at this table, each player with the roster's id if it lists them."""
+        listed = {p.name.casefold(): p for p in read_roster(self.roster)}
+        return next_round.Seat(here.game, tuple(
+            listed.get(name.casefold(), Player(name)) for name in here.players))
+
+    def _tell(self, line: str) -> None:
+        try:
+            next_round.write(self.next_round, line[:next_round.MAX_CHARS])
         except OSError as err:
             log.error("could not write %s: %s", self.next_round, err)
 

@@ -40,6 +40,7 @@ from firmware_host.night.topics import (
     Game,
     Live,
     Message,
+    NightRoster,
     Seating,
     Status,
     moment,
@@ -154,6 +155,8 @@ class Store:
 
     def apply(self, message: Message) -> Change:
         """Take ``message`` in; what it changed on the page (nothing for a repeat)."""
+        if isinstance(message, NightRoster):  # the hub's own, for the tables
+            return Change()
         with self.lock:
             if isinstance(message, Seating):  # the host's, not a table's
                 if message == self.seating:

@@ -11,10 +11,13 @@ own topics. All three are retained and sent with QoS 1:
 - ``tc/<id>/game/<game id>``: one finished game and its result (JSON, :func:`game_payload`);
   an empty retained message clears it.
 
-And one topic no table may write, :data:`SEATING` (``_`` is in no table id): the next round's
-seating (JSON, :func:`seating_payload`), sent by the host's ``table-companion seat
---publish`` as ``night_host``, read by the hub and by every table's publisher; empty when
-the host clears it.
+And two topics no table may write (``_`` is in no table id): :data:`SEATING`, the next
+round's seating (JSON, :func:`seating_payload`), sent by the host's ``table-companion seat
+--publish`` as ``night_host``, read by the hub and by every table's publisher, empty when
+the host clears it; and :data:`ROSTER`, the night's players with their ids (JSON,
+:func:`roster_payload`), sent by the hub as ``night_hub`` whenever its roster file changes,
+read by every table's publisher, so a table offers the night's names and a name picked
+there carries its id back in the game's message.
 
 Payloads are small JSON objects with a version number. :func:`parse` checks a message from
 the wire and returns a typed value or raises :class:`BadMessage`, so the hub never trusts a
@@ -32,6 +35,7 @@ from hashlib import blake2b
 from typing import Any
 from urllib.parse import urlsplit
 
+from firmware_host.players import ID as PLAYER_ID
 from games.dalmatian_luck import line
 
 ROOT = "tc"
@@ -106,6 +110,10 @@ def game_topic(table: str, game_id: int) -> str:
 SUBSCRIPTION = f"{ROOT}/#"
 SEATING = f"{ROOT}/_night/seating"
 HOST_USER = "night_host"  # the only login the ACL lets write :data:`SEATING`
+ROSTER = f"{ROOT}/_night/roster"
+HUB_USER = "night_hub"  # the only login the ACL lets write :data:`ROSTER`
+MAX_ROSTER = 400  # players in the roster message
+MAX_ROSTER_PAYLOAD = 60_000  # 400 players of long names and ids; the broker takes 64 kB
 MAX_TABLES = 64  # tables in a seating
 SHORT = "/g/"  # where a finished game's short address starts on the hub
 
@@ -145,10 +153,14 @@ class Live:
 
 @dataclass(frozen=True)
 class Player:
+    """A player of a finished game; ``id`` is the roster's id when the table chose the
+    name from the night's roster ('' otherwise: the hub matches the name)."""
+
     seat: int
     name: str
     score: int
     place: int
+    id: str = ""
 
 
 @dataclass(frozen=True)
@@ -247,7 +259,24 @@ class Seating:
 
 
 NO_SEATING = Seating(())
-Message = Status | Live | Game | Cleared | Seating
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A player of the night's roster: the id the hub knows them by, the name it shows."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class NightRoster:
+    """The night's roster as the hub publishes it (no players: it has none)."""
+
+    players: tuple[Listed, ...]
+
+
+Message = Status | Live | Game | Cleared | Seating | NightRoster
 
 
 def encode(value: dict[str, Any]) -> bytes:
@@ -273,11 +302,24 @@ def seating_payload(seating: Seating) -> bytes:
         for t in seating.tables]})
 
 
+def roster_payload(roster: NightRoster) -> bytes:
+    return encode({"players": [{"id": p.id, "name": p.name} for p in roster.players]})
+
+
+def fit_roster(roster: NightRoster) -> NightRoster:
+    """``roster`` cut to the players that fit a message, in its order."""
+    players = roster.players[:MAX_ROSTER]
+    while len(roster_payload(NightRoster(players))) > MAX_ROSTER_PAYLOAD:
+        players = players[:len(players) * 9 // 10]
+    return NightRoster(players)
+
+
 def game_payload(game: Game) -> bytes:
     return encode({
         "name": game.name, "id": game.id, "game": game.game, "started": game.started,
         "ended": game.ended, "night": game.night,
-        "players": [{"seat": p.seat, "name": p.name, "score": p.score, "place": p.place}
+        "players": [{"seat": p.seat, "name": p.name, "score": p.score, "place": p.place,
+                     **({"id": p.id} if p.id else {})}
                     for p in game.players],
         **({"luck": [{"seat": x.seat, "luck": x.luck, "decisions": x.decisions}
                      for x in game.luck]} if game.luck else {}),
@@ -292,8 +334,11 @@ def parse(topic: str, payload: bytes) -> Message:
     bounded before the JSON parser sees it, and every field is checked for its type, length,
     characters and range before it reaches a typed message.
     """
-    if len(payload) > MAX_PAYLOAD:
-        raise BadMessage(f"{len(payload)} bytes, more than {MAX_PAYLOAD}")
+    most = MAX_ROSTER_PAYLOAD if topic == ROSTER else MAX_PAYLOAD
+    if len(payload) > most:
+        raise BadMessage(f"{len(payload)} bytes, more than {most}")
+    if topic == ROSTER:
+        return _roster(_object(payload, 3, 2 + MAX_ROSTER)) if payload else NightRoster(())
     if topic == SEATING:
         return _seating(_object(payload, 4, 2 + 3 * MAX_TABLES)) if payload else NO_SEATING
     parts = topic.split("/")
@@ -423,7 +468,8 @@ def _game(table: str, data: dict[str, Any]) -> Game:
         players.append(Player(_int(item, "seat", 0, MAX_ITEMS),
                               _text(item.get("name"), "name", empty=False),
                               _int(item, "score", -SCORE_LIMIT, SCORE_LIMIT),
-                              _int(item, "place", 1, MAX_ITEMS)))
+                              _int(item, "place", 1, MAX_ITEMS),
+                              _player_id(item.get("id", ""), empty=True)))
     if not players:
         raise BadMessage("a finished game has players")
     night = _name(data, "night")
@@ -476,21 +522,47 @@ def _luck(data: dict[str, Any], players: list[Player]) -> tuple[Luck, ...]:
     return tuple(found)
 
 
+def _player_id(value: Any, empty: bool = False) -> str:
+    """A roster id: 1 to 40 lower-case letters, digits and '-' inside ('' if ``empty``)."""
+    if type(value) is not str or not (PLAYER_ID.fullmatch(value) or (empty and not value)):
+        raise BadMessage("a player's id is 1 to 40 lower-case letters, digits and '-' inside")
+    return value
+
+
+def _roster(data: dict[str, Any]) -> NightRoster:
+    players = []
+    for item in _get(data, "players", list, MAX_ROSTER):
+        if not isinstance(item, dict):
+            raise BadMessage("players must be objects")
+        players.append(Listed(_player_id(item.get("id")),
+                              _text(item.get("name"), "name", empty=False)))
+    ids: set[str] = set()
+    names: set[str] = set()
+    for player in players:
+        if player.id in ids or player.name.casefold() in names:
+            raise BadMessage(f"the roster names {player.name} ({player.id}) twice")
+        ids.add(player.id)
+        names.add(player.name.casefold())
+    return NightRoster(tuple(players))
+
+
 def _seating(data: dict[str, Any]) -> Seating:
     tables = []
     for item in _get(data, "tables", list, MAX_TABLES):
         if not isinstance(item, dict):
             raise BadMessage("tables must be objects")
+        name = _text(item.get("name"), "name", empty=False)
         players = tuple(_text(p, "players", empty=False) for p in _get(item, "players", list))
-        if len(set(players)) != len(players):
-            raise BadMessage("a player sits twice at a table")
+        twice = next((p for i, p in enumerate(players) if p in players[:i]), None)
+        if twice is not None:
+            raise BadMessage(f"the seating names {twice} twice at table {name}")
         sides = _ints(item, "teams", 0, MAX_ITEMS)
         if sides and len(sides) != len(players):
             raise BadMessage("teams must give each player's team, or be empty")
         teams = tuple(tuple(p for p, s in zip(players, sides, strict=True) if s == side)
                       for side in sorted(set(sides)))
-        tables.append(SeatedTable(_text(item.get("name"), "name", empty=False),
-                                  _text(item.get("game"), "game", empty=False), players, teams))
+        tables.append(SeatedTable(name, _text(item.get("game"), "game", empty=False), players,
+                                  teams))
     seated = [p for t in tables for p in t.players]
     if len(set(seated)) != len(seated):
         raise BadMessage("a player sits at two tables")

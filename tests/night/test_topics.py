@@ -198,7 +198,7 @@ def test_the_seating_parses_back_and_names_each_tables_line() -> None:
 
 @pytest.mark.parametrize("change, why", [
     (lambda d: d["tables"][0]["players"].append("Dee"), "a player sits at two tables"),
-    (lambda d: d["tables"][0]["players"].append("Ann"), "a player sits twice"),
+    (lambda d: d["tables"][0]["players"].append("Ann"), "the seating names Ann twice at table"),
     (lambda d: d["tables"][1]["teams"].pop(), "teams must give each player's team"),
     (lambda d: d["tables"][0].update(name="\u202eevil"), "name must be a name"),
     (lambda d: d["tables"][0].update(game=""), "game must be a name of 1 to"),
