@@ -29,6 +29,7 @@ from firmware_host import daemon
 from firmware_host.cli import main
 from firmware_host.daemon import journal_state
 from firmware_host.journal import Journal
+from firmware_host.keyboard import SELECT, route
 from firmware_host.loop import Controller
 from firmware_host.referee import Referee
 from firmware_host.sensing import SequenceRecogniser
@@ -293,3 +294,49 @@ def test_sequence_dice_is_played_with_chips_and_resumes_with_them_in_place(
     assert referee.table is not None and referee.table.recogniser is not None
     assert referee.table.fixes == ()
     assert moves(tmp_path / "j.sqlite3") == ("Sequence Dice", 6)
+
+
+def typing(keys: bytes, chunk: int = 8) -> Callable[[Pty], None]:
+    """Hands that type ``keys`` a few at a time, as fast as the simulator takes them (it
+    drops keys typed while more than 16 wait), then q."""
+
+    def hands(pty: Pty) -> None:
+        pty.wait_for("┘")
+        for start in range(0, len(keys), chunk):
+            os.write(pty.master, keys[start:start + chunk])
+            until = time.monotonic() + chunk * 0.25  # a click and a settle a key
+            while time.monotonic() < until:
+                pty.read(0.05)  # reading on, so the simulator's writes never block
+        os.write(pty.master, b"q")
+
+    return hands
+
+
+def names_in(path: Path) -> tuple[str, ...]:
+    """The players of the game in progress in the journal at ``path``."""
+    with Journal.open(path) as journal:
+        state = journal.resume()
+    assert state is not None
+    return state.setup.names
+
+
+@pytest.mark.parametrize(("columns", "rows", "view"), [(80, 24, "braille"),
+                                                       (140, 40, "blocks")])
+def test_three_players_are_picked_and_typed_in_then_start_again_with_one_press(
+        columns: int, rows: int, view: str, tmp_path: Path,
+        pty_of: Callable[[int, int], Pty], frames: list[Image.Image],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keys as a person types them: Dalmatian for 3, Players, P2 and P1 from the lists,
+    "Dorian" on the keyboard (w, s and Enter), Start; then, the game abandoned, one press
+    on Start plays again with the same three."""
+    typed = b"".join(b"\r" if step == SELECT else b"s" if step > 0 else b"w"
+                     for step in route("Dorian"))
+    choose = b"\rs\r" + b"s\r" + b"s\r" + b"\r" + b"w\r" + typed + b"\r"
+    status = run_sim(pty_of(columns, rows), tmp_path, monkeypatch, typing(choose))
+    assert status == 0 and names_in(tmp_path / "j.sqlite3") == ("P2", "P1", "Dorian")
+    abandon = b"\x1b" + b"s" * 5 + b"\rs\r"  # the menu, Abandon game, Yes
+    again = abandon + b"\rs\r" + b"\r"  # Dalmatian, 3 players, and one press: Start
+    pty = pty_of(columns, rows)
+    status = run_sim(pty, tmp_path, monkeypatch, typing(again))
+    assert status == 0 and names_in(tmp_path / "j.sqlite3") == ("P2", "P1", "Dorian")
+    assert_screen(pty, VIEWS[view], frames[-1], HELP)
