@@ -30,7 +30,14 @@ from typing import Any
 from firmware_host.commands import Subparsers, add_command, add_journal_options, journal_to_read
 from firmware_host.commands.export import add_night_options, of_night, read_games
 from firmware_host.journal import SOURCES, UNKNOWN_SOURCE, Throw
-from firmware_host.league.fairness import SOURCE_WORDS, Verdict, tests
+from firmware_host.league.fairness import (
+    SOURCE_WORDS,
+    Verdict,
+    could_see,
+    counted,
+    judge_page,
+    page_verdict,
+)
 from games.core import DIE_FACES
 from games.words import count
 
@@ -72,10 +79,12 @@ def run(args: argparse.Namespace) -> int:
         for source, dice in by_source(thrown).items():
             groups[(table, source)] = dice
     every = [throw for thrown in groups.values() for throw in thrown]
+    found = judge_page({key: counted(dice) for key, dice in groups.items()})
+    verdict = page_verdict(found, lambda key: f"{key[0]}, {SOURCE_WORDS[key[1]]}")
     if args.json:
-        json.dump({"games": games, "throws": len(every), "groups": [
+        json.dump({"games": games, "throws": len(every), "verdict": verdict, "groups": [
             {"table": table, "source": source, "throws": len(dice),
-             **{name: as_json(verdict, counts) for name, (verdict, counts) in tests(dice).items()}}
+             **{name: as_json(v, counts) for name, (v, counts) in found[table, source].items()}}
             for (table, source), dice in groups.items()]}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
@@ -84,10 +93,14 @@ def run(args: argparse.Namespace) -> int:
         for (table, source), dice in groups.items():
             print(f"{table}, {SOURCE_WORDS[source]}: {count(len(dice), 'throw')}, "
                   f"{count(sum(map(len, dice)), 'die')}")
-            for name, (verdict, counts) in tests(dice).items():
-                print(f"  {name}: {verdict}")
+            for name, (v, counts) in found[table, source].items():
+                print(f"  {name}: {v}")
                 if name == "faces" and counts:
                     print("    " + "  ".join(f"{face}: {counts[face]}" for face in DIE_FACES))
+                    seen = could_see(v.throws, v.family)
+                    if seen:
+                        print(f"    {seen}")
+        print(verdict)
     return 1 if failed else 0
 
 
@@ -113,4 +126,5 @@ def by_source(thrown: Iterable[Throw]) -> dict[str, list[tuple[int, ...]]]:
 def as_json(verdict: Verdict, counts: Counter[int]) -> dict[str, Any]:
     return {"counts": {str(value): counts[value] for value in sorted(counts)},
             "throws": verdict.throws, "needed": verdict.needed, "statistic": verdict.statistic,
-            "df": verdict.df, "p": verdict.p, "unusual": verdict.unusual, "says": str(verdict)}
+            "df": verdict.df, "p": verdict.p, "tests": verdict.family,
+            "adjusted_p": verdict.judged, "unusual": verdict.unusual, "says": str(verdict)}

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 from urllib.parse import quote
 
-from firmware_host.league.fairness import tested
+from firmware_host.league.fairness import could_see, judge_page
 from firmware_host.league.league import Appearance, League, Player, key
 from firmware_host.league.ratings import PROVISIONAL_GAMES, Rating
 from firmware_host.night import urls
@@ -176,12 +176,13 @@ def dice(faces: Counter[int], totals: dict[int, Counter[int]]) -> Html:
     """A player's dice: the faces as a histogram, and the fairness tests' words."""
     if not faces:
         return render('<p class="empty">No throw was sent with these games.</p>')
-    found = tested(faces, totals)
+    found = judge_page({"": (faces, totals)})[""]
     verdict, counts = found["faces"]
     lines = join((render("<li>{name}: {verdict}</li>", name=name, verdict=str(v))
                   for name, (v, _) in found.items()), NEWLINE)
-    return render("{chart}\n<ul>\n{lines}\n</ul>", chart=histogram(
-        counts, verdict.throws / len(DIE_FACES)), lines=lines)
+    return render('{chart}\n<ul>\n{lines}\n</ul>\n<p class="what">{seen}</p>', chart=histogram(
+        counts, verdict.throws / len(DIE_FACES)), lines=lines,
+        seen=could_see(verdict.throws, verdict.family))
 
 
 def player_json(player: Player, league: League) -> dict[str, Any]:

@@ -13,7 +13,13 @@ from dataclasses import asdict
 from typing import Any
 
 from firmware_host.league.bgstats import create_play_link
-from firmware_host.league.fairness import SOURCE_WORDS, tested
+from firmware_host.league.fairness import (
+    SOURCE_WORDS,
+    Tested,
+    could_see,
+    judge_page,
+    page_verdict,
+)
 from firmware_host.league.league import Counts
 from firmware_host.night import urls
 from firmware_host.night.markup import EMPTY, Html, join, render
@@ -264,26 +270,28 @@ def dice_page(title: str, dice: Counts[tuple[str, str]]) -> Html:
     sources = list(SOURCE_WORDS)
     shown = sorted((key for key in dice.faces if key[1] in SOURCE_WORDS),
                    key=lambda key: (key[0].lower(), key[0], sources.index(key[1])))
-    sections = join((dice_section(name, source, dice.faces[name, source],
-                                  dice.totals[name, source])
+    found = judge_page({key: (dice.faces[key], dice.totals[key]) for key in shown})
+    sections = join((dice_section(name, source, found[name, source])
                      for name, source in shown), NEWLINE) or render(
         '<p class="empty">No throw was sent with these games.</p>')
+    verdict = page_verdict(found, lambda key: f"{key[0]}, {SOURCE_WORDS[key[1]]}")
     return document(title, render(
-        '<main>\n{sections}\n<p class="what">A fair die is flagged one time in twenty: '
-        '"unusual" is a reason to keep counting, not proof of a loaded die.</p>\n</main>\n'
+        '<main>\n<p class="verdict">{verdict}</p>\n{sections}\n<p class="what">"Unusual" is '
+        "a reason to keep counting, not proof of a loaded die: every test of this page is "
+        "judged together, so a page of fair dice is flagged at most one time in twenty."
+        '</p>\n</main>\n'
         '<footer><a href="{nights}">Every night</a> · <a href="/">Live page</a></footer>',
-        sections=sections, nights=urls.NIGHTS))
+        verdict=verdict, sections=sections, nights=urls.NIGHTS))
 
 
-def dice_section(table: str, source: str, faces: Counter[int],
-                 totals: dict[int, Counter[int]]) -> Html:
-    found = tested(faces, totals)
+def dice_section(table: str, source: str, found: Tested) -> Html:
     verdict, counts = found["faces"]
     lines = join((render("<li>{name}: {verdict}</li>", name=name, verdict=str(verdict))
                   for name, (verdict, _) in found.items()), NEWLINE)
     return render('<section class="dice-report"><h2>{table}, {source}</h2>\n{chart}\n'
-                  "<ul>\n{lines}\n</ul></section>", table=table, source=SOURCE_WORDS[source],
-                  chart=histogram(counts, verdict.throws / len(FACES)), lines=lines)
+                  '<ul>\n{lines}\n</ul>\n<p class="what">{seen}</p></section>', table=table,
+                  source=SOURCE_WORDS[source], chart=histogram(counts, verdict.throws / len(FACES)),
+                  lines=lines, seen=could_see(verdict.throws, verdict.family))
 
 
 CHART_W, CHART_H, BAR_W, BAR_GAP, BAR_TOP = 240, 110, 30, 10, 80

@@ -57,8 +57,13 @@ def test_a_fair_die_reads_as_nothing_unusual(tmp_path: Path,
     assert out[1].startswith("fair, the button roller: ")  # the journal's file names the table
     assert out[2].startswith("  faces: ") and "dice: nothing unusual (p = " in out[2]
     assert out[3].split()[::2] == ["1:", "2:", "3:", "4:", "5:", "6:"]
-    assert out[4].startswith("  totals of 2 dice: ")
-    assert out[4].endswith(" throws: not enough to say anything (the test needs 180)")
+    assert out[4].startswith("    With ") and out[4].endswith(
+        " dice, dice that all show one face twice as often as each other face would be "
+        "flagged almost always; one such die among five, about 3 times in 10.")
+    assert out[5].startswith("  totals of 2 dice: ")
+    assert out[5].endswith(" throws: not enough to say anything (the test needs 180)")
+    assert out[-1] == ("Nothing unusual in the one test on this page; a page of fair dice is "
+                       "flagged at most one time in twenty.")
 
 
 def test_a_die_showing_six_a_third_of_the_time_is_unusual(
@@ -91,8 +96,10 @@ def test_each_source_and_each_table_is_tested_alone(
     assert found["throws"] == sum(g["throws"] for g in groups.values())
     assert main(["dice", str(mixed)]) == 0
     heads = [line for line in capsys.readouterr().out.splitlines() if line[0] != " "]
-    assert [head.split(":")[0] for head in heads[1:]] == [
+    assert [head.split(":")[0] for head in heads[1:-1]] == [
         "table1, dice typed in", "table1, the serial roller"]
+    assert heads[-1].startswith("Unusual once all 2 tests on this page are counted: "
+                                "table1, the serial roller: faces.")
 
 
 def test_a_throw_keeps_its_source_and_other_actions_have_none(tmp_path: Path) -> None:

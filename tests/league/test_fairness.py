@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +17,15 @@ from firmware_host.league.fairness import (
     Verdict,
     check,
     chi_square_p,
+    could_see,
+    counted,
+    critical_value,
     faces,
+    holm,
+    judge_page,
+    loaded,
+    page_verdict,
+    power,
     totals,
     upper_gamma,
 )
@@ -115,5 +129,73 @@ def test_the_statistic_by_hand() -> None:
 def test_the_words_for_an_unusual_count() -> None:
     assert str(Verdict(300, 30, 40.0, 5, 0.0004)) == (
         "300 throws: unusual: fair dice throw this unevenly less than 0.1% of the time; "
-        "one fair set in 20 gets flagged, so keep counting")
+        "one fair set gets flagged one time in 20, so keep counting")
     assert "unevenly 2.5% of the time" in str(Verdict(300, 30, 12.8, 5, 0.025))
+
+
+def test_holm_adjusts_each_p_by_its_rank_and_keeps_the_order() -> None:
+    # sorted: 0.01 x4 = 0.04, 0.03 x3 = 0.09, 0.04 x2 = 0.08 -> 0.09 (never below an earlier)
+    assert holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
+    assert holm([]) == [] and holm([0.3]) == [0.3]
+
+
+def test_a_page_judges_its_tests_together() -> None:
+    """A p of 0.02 is unusual alone, not among four tests; 0.001 is either way."""
+    rng = random.Random(5)
+    groups = {name: counted([tuple(throws(rng, 5)) for _ in range(120)])
+              for name in ("Table 1", "Table 2", "Table 3")}
+    groups["Table 4"] = counted([tuple(throws(rng, 5, six=1 / 3)) for _ in range(120)])
+    found = judge_page(groups)
+    verdicts = [v for tests_ in found.values() for v, _ in tests_.values() if v.p is not None]
+    assert len(verdicts) == 4 and {v.family for v in verdicts} == {4}
+    assert [found[t]["faces"][0].unusual for t in groups] == [False, False, False, True]
+    assert ", one of 4 tests here; a page of fair dice is flagged one time in 20" in str(
+        found["Table 4"]["faces"][0])
+    assert page_verdict(found, str) == (
+        "Unusual once all 4 tests on this page are counted: Table 4: faces. A page of fair "
+        "dice is flagged at most one time in twenty: keep counting.")
+    lone = Verdict(300, 30, 13.3, 5, 0.02)
+    assert lone.unusual and not replace(lone, family=4, adjusted=0.08).unusual
+
+
+def test_a_page_of_fair_dice_is_flagged_within_one_time_in_twenty() -> None:
+    rng = random.Random(11)
+    pages = 400
+    flagged = 0
+    for _ in range(pages):
+        groups = {table: counted([tuple(throws(rng, 5)) for _ in range(60)])
+                  for table in range(4)}
+        flagged += any(v.unusual for tests_ in judge_page(groups).values()
+                       for v, _ in tests_.values())
+    assert flagged / pages < 0.05 + 3 * math.sqrt(0.05 * 0.95 / pages)
+
+
+@pytest.mark.parametrize(("dice", "share"), [(120, 1.0), (600, 1 / 5)])
+def test_what_a_page_says_it_could_see_matches_a_simulation(dice: int, share: float) -> None:
+    rng = random.Random(2)
+    runs = 1500
+    flagged = sum(check(rng.choices(range(1, 7), weights=loaded(share), k=dice),
+                        faces()).unusual for _ in range(runs))
+    # the noncentral chi-square approximation: a few points high for strong bias in few dice
+    assert power(dice, loaded(share), 0.05) == pytest.approx(flagged / runs, abs=0.07)
+
+
+def test_a_page_says_what_its_dice_could_have_shown() -> None:
+    assert could_see(29) == ""  # too few for the test at all
+    assert could_see(600) == (
+        "With 600 dice, dice that all show one face twice as often as each other face would "
+        "be flagged almost always; one such die among five, about 2 times in 10.")
+    assert "flagged about 4 times in 10" in could_see(60)
+    assert loaded(1.0)[5] == pytest.approx(2 / 7) and sum(loaded(0.2)) == pytest.approx(1.0)
+    assert critical_value(0.05, 5) == pytest.approx(11.070, abs=1e-3)  # the printed table
+
+
+def test_the_bench_of_false_alarms_runs_to_its_end() -> None:
+    bench = Path(__file__).parents[2] / "bench" / "dice_alarms.py"
+    done = subprocess.run([sys.executable, str(bench), "--smoke"], capture_output=True,
+                          text=True, check=True, env={**os.environ, "PYTHONPATH": str(
+                              bench.parents[1])})
+    found = json.loads(done.stdout)
+    assert found["nights"] == 40 and found["tests_per_page"] == 4
+    assert set(found["loaded_table_caught"]) == {"every_die", "one_die_in_five"}
+    assert found["goals"]["fair_page_false_alarm"]["goal"] == 0.05

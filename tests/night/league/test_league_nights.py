@@ -217,10 +217,11 @@ def check_dice(hub: Hub) -> None:
     """The loaded roller is flagged, the fair one not, on the night's dice report and on
     the players' pages."""
     report = get(hub.url + "dice")
-    fair = report[report.index("Table 1"):report.index("Table 2")]
-    loaded = report[report.index("Table 2"):]
-    assert "nothing unusual" in fair.split("</section>")[0]
-    assert "unusual: fair dice throw this unevenly" in loaded.split("</section>")[0]
+    sections = {part.split("</h2>")[0].split(",")[0]: part.split("</section>")[0]
+                for part in report.split('<section class="dice-report"><h2>')[1:]}
+    assert "nothing unusual" in sections["Table 1"]
+    assert "unusual: fair dice throw this unevenly" in sections["Table 2"]
+    assert '<p class="verdict">Unusual once all ' in report  # one verdict for the page
     jose = get(hub.url + "players/jose")
     assert "unusual" in jose and '<svg class="histogram"' in jose
 
