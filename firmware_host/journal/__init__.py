@@ -46,7 +46,15 @@ from firmware_host.journal.records import (
     game_hash,
     seal_hash,
 )
-from firmware_host.journal.salvage import Saved, move_aside, read_back, restore
+from firmware_host.journal.salvage import (
+    Saved,
+    first_look,
+    held,
+    move_aside,
+    one_line,
+    read_back,
+    restore,
+)
 from firmware_host.journal.schema import (
     APPLICATION_ID,
     MIGRATIONS,
@@ -57,7 +65,7 @@ from firmware_host.journal.schema import (
 )
 from firmware_host.journal.snapshots import SNAPSHOT_EVERY, Snapshots
 from firmware_host.journal.threads import IDLE_CHECKPOINT_S, Checkpointer, LockWatch
-from firmware_host.journal.wal import LogDamage, Shown, inspect, recover
+from firmware_host.journal.wal import LogDamage, Shown, aside_name, inspect, recover
 from firmware_host.players import Player, clean, clean_id
 from games import game_class
 from games.core import GameState, Result, Roll, Setup
@@ -170,6 +178,46 @@ def places(result: Result) -> dict[int, int]:
     return placed
 
 
+def result_rows(state: GameState[Any]) -> list[tuple[int, int, int]] | None:
+    """A finished game's (seat, score, place) rows, as the results table holds them."""
+    result = state.result()
+    if result is None:
+        return None
+    placed = places(result)
+    return [(seat, score, placed[seat]) for seat, score in enumerate(result.scores)]
+
+
+def replay(game: GameRow, actions: Sequence[str], note_from: int = 0,
+           note: Callable[[GameState[Any]], None] | None = None) -> GameState[Any]:
+    """The game played again through its rules from its setup (``note`` is handed the state
+    after each action from number ``note_from`` on); Damaged when the rules refuse it."""
+    setup = game.setup
+    try:
+        cls = game_class(setup["game"])
+        state = cls(cls.make_setup(None, setup["names"], setup["options"]))
+    except GameError as err:
+        raise Damaged(f"its setup is refused ({err})") from None
+    for seq, text in enumerate(actions, start=1):
+        try:
+            state.apply(text)
+        except (GameError, ValueError, KeyError, IndexError, TypeError) as err:
+            raise Damaged(f"action {seq} ({text!r}) is refused by the rules ({err})",
+                          seq) from None
+        if note is not None and seq >= note_from:
+            note(state)
+    return state
+
+
+def results_by_rules(game: GameRow, actions: list[str]) -> list[tuple[int, int, int]] | None:
+    """A finished game's results worked out by its rules from its actions: for a salvaged
+    game whose results rows cannot be read (its seal then checks them); None if they
+    cannot be."""
+    try:
+        return result_rows(replay(game, actions))
+    except Damaged:
+        return None
+
+
 @dataclass
 class _Current:
     """The latest game as the file holds it: what :meth:`Journal.apply` checks a state by."""
@@ -242,29 +290,41 @@ class Journal:
         else:
             journal._recover_log(log_damage, last_shown, shown, stamp)
             return journal
-        aside = move_aside(path, stamp())
-        saved, lost = read_back(aside)
+        aside = (log_damage.aside if log_damage is not None and log_damage.aside is not None
+                 else aside_name(path, stamp))
+        move_aside(path, aside)  # onto the copies the log's inspection made, if it did
+        saved, lost = read_back(aside, results_by_rules)
         journal = cls._connect(path, "rwc", clock, idle_checkpoint)
         try:
-            journal._restore(saved)
+            refused = journal._restore(saved)
         except BaseException:
             journal.close()
             raise
+        whole = sum(game.game[7] is None for game in saved) - len(refused)
+        aside_too = len(saved) - len(refused) - whole
         journal.problems = [Problem(None, f"SQLite finds the journal damaged ({damage}): the "
-                                          f"file is moved aside as "
-                                          f"{aside.name} and {len(saved)} games that check out "
-                                          "are copied into a new journal"), *lost]
-        journal._recover_log(None, last_shown, shown, stamp)
+                                          f"file is moved aside as {aside.name} and {whole} "
+                                          "games that check out are copied into a new "
+                                          "journal" + (f" ({aside_too} more set aside, as "
+                                                       "read)" if aside_too else "")),
+                            *lost, *refused]
+        journal._recover_log(log_damage, last_shown, shown, stamp, aside)
         return journal
 
     def _recover_log(self, damage: LogDamage | None, last_shown: dict[int, int], shown: Shown,
-                     stamp: Callable[[], str]) -> None:
+                     stamp: Callable[[], str], aside: Path | None = None) -> None:
         """Add what :func:`~firmware_host.journal.wal.recover` reads back from a damaged
         log, name what it cannot, and note each commit from now on in ``shown``."""
         try:
             with sqlite_errors(self.path):
-                for problem in recover(self._db, self.path, damage, last_shown, stamp):
+                for problem in recover(self._db, self.path, damage, last_shown, stamp,
+                                       aside):
                     self._report(problem)
+                holds = {game: self._db.execute("SELECT count(*) FROM actions WHERE "
+                                                "game_id = ?", (game,)).fetchone()[0]
+                         for game in last_shown}
+                if any(holds[game] < count for game, count in last_shown.items()):
+                    shown.settle(holds)  # the loss is told once, not at every start
                 self._current = self._load_current()
         except JournalError:
             self.close()
@@ -274,13 +334,14 @@ class Journal:
         # shell left open, a backup) makes an action refused at once, not a frozen loop
         self._db.execute(f"PRAGMA busy_timeout={PLAY_BUSY_MS}")
 
-    def _restore(self, saved: list[Saved]) -> None:
+    def _restore(self, saved: list[Saved]) -> list[Problem]:
         with sqlite_errors(self.path):
             with self._transaction() as tx:
-                restore(tx, saved)
+                refused = restore(tx, saved)
                 if any(game.game[5] is None for game in saved):  # from a journal before hashes
                     hash_existing_rows(tx)
             self._current = self._load_current()
+        return refused
 
     @classmethod
     def open_existing(cls, path: Path, clock: Clock = system_clock) -> Journal:
@@ -304,44 +365,83 @@ class Journal:
     @classmethod
     def _connect(cls, path: Path, mode: str, clock: Clock, idle_checkpoint: float,
                  strict: bool = True) -> Journal:
+        """Open the file; a damaged one is never written: it raises (``strict``), or is
+        opened read-only. SQLite's word on the file comes first from a read-only look
+        (:func:`~firmware_host.journal.salvage.first_look`), then, for a file to be written,
+        from the connection that will write (it checks more: CHECK constraints) while
+        another holds the file (:func:`~firmware_host.journal.salvage.held`), so that
+        closing it over a damaged file folds nothing into it."""
+        if mode == "ro":
+            return cls._reading(path, "ro", clock, None)
+        check = first_look(path)
+        if check in (None, "ok"):
+            with held(path):
+                journal = cls._opened(path, mode, clock, idle_checkpoint)
+                try:
+                    with sqlite_errors(path):
+                        check = one_line(journal._db.execute("PRAGMA quick_check")
+                                         .fetchone()[0])
+                        if check == "ok":
+                            journal._prepare()
+                            return journal
+                except JournalError:
+                    journal.close()
+                    raise
+                journal.close()
+        if strict:
+            raise JournalError(f"{path}: the journal is damaged ({check}); move the file "
+                               "aside and the companion starts a new one",
+                               Failure.DAMAGED, check)
+        shm = path.with_name(path.name + "-shm").exists()  # read as found, as first_look does
+        return cls._reading(path, "ro&readonly_shm=1" if shm else "ro", clock, check)
+
+    @classmethod
+    def _opened(cls, path: Path, mode: str, clock: Clock, idle_checkpoint: float) -> Journal:
         uri = f"{path.absolute().as_uri()}?mode={mode}"
         with sqlite_errors(path):
             db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5.0,
                                  check_same_thread=False)
         db.text_factory = _decode
-        checkpointer = None if mode == "ro" else Checkpointer(uri, idle_checkpoint)
-        journal = cls(db, path, clock, checkpointer)
+        checkpointer = None if mode.startswith("ro") else Checkpointer(uri, idle_checkpoint)
+        return cls(db, path, clock, checkpointer)
+
+    @classmethod
+    def _reading(cls, path: Path, mode: str, clock: Clock, check: str | None) -> Journal:
+        journal = cls._opened(path, mode, clock, IDLE_CHECKPOINT_S)
         try:
             with sqlite_errors(path):
-                journal._prepare(read_only=mode == "ro", strict=strict)
+                journal._prepare_to_read(check)
         except JournalError:
-            db.close()
+            journal.close()
             raise
         return journal
 
-    def _prepare(self, read_only: bool = False, strict: bool = True) -> None:
+    def _prepare_to_read(self, check: str | None) -> None:
+        """Read a file only: the publisher's, or one SQLite finds damaged (``check``)."""
         db = self._db
-        if read_only:
-            found = (db.execute("PRAGMA application_id").fetchone()[0],
-                     db.execute("PRAGMA user_version").fetchone()[0])
-            if found != (APPLICATION_ID, SCHEMA_VERSION):
-                raise JournalError(f"{self.path}: not a ready journal of this version (yet)")
-            self._current = self._load_current()
-            return
+        damaged = check not in (None, "ok")
+        if damaged:
+            self._report(Problem(None, f"SQLite finds the file damaged ({check}); what can "
+                                       "still be read and checked is used"))
+        found = (db.execute("PRAGMA application_id").fetchone()[0],
+                 db.execute("PRAGMA user_version").fetchone()[0])
+        if found != (APPLICATION_ID, SCHEMA_VERSION) and damaged:
+            raise JournalError(f"{self.path}: the journal is damaged ({check}) and from an "
+                               "older version; start the companion once: it moves the "
+                               "file aside and keeps every game that checks out")
+        if found != (APPLICATION_ID, SCHEMA_VERSION):
+            raise JournalError(f"{self.path}: not a ready journal of this version (yet)")
+        self._current = self._load_current()
+
+    def _prepare(self) -> None:
+        """Ready a file that checks out for writing: WAL, the schema brought up to date."""
+        db = self._db
         mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if mode != "wal":
             raise JournalError(f"{self.path}: SQLite refused write-ahead logging here "
                                f"(journal_mode={mode}); keep the journal on a local disk")
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
-        check = db.execute("PRAGMA quick_check").fetchone()[0]
-        if check != "ok" and strict:
-            raise JournalError(f"{self.path}: the journal is damaged ({check}); move the "
-                               "file aside and the companion starts a new one",
-                               Failure.DAMAGED, check)
-        if check != "ok":
-            self._report(Problem(None, f"SQLite finds the file damaged ({check}); what can "
-                                       "still be read and checked is used"))
         application_id = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
         tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
@@ -585,23 +685,9 @@ class Journal:
 
     def _replay(self, game: GameRow, actions: Sequence[str]) -> GameState[Any]:
         """The game played again through its rules, noting snapshots near its end."""
-        setup = game.setup
-        try:
-            cls = game_class(setup["game"])
-            state = cls(cls.make_setup(None, setup["names"], setup["options"]))
-        except GameError as err:
-            raise Damaged(f"its setup is refused ({err})") from None
         self._snapshots.clear()
         keep_from = len(actions) - SNAPSHOT_EVERY + 1  # one copy, near the end: copies cost
-        for seq, text in enumerate(actions, start=1):
-            try:
-                state.apply(text)
-            except (GameError, ValueError, KeyError, IndexError, TypeError) as err:
-                raise Damaged(f"action {seq} ({text!r}) is refused by the rules ({err})",
-                              seq) from None
-            if seq >= keep_from:
-                self._snapshots.note(state)
-        return state
+        return replay(game, actions, keep_from, self._snapshots.note)
 
     def _set_aside(self, game_id: int, reason: str) -> None:
         self._report(Problem(game_id, f"{reason}; the game is set aside"))
@@ -640,11 +726,9 @@ class Journal:
 
     def _finish_if_over(self, tx: sqlite3.Connection, game_id: int,
                         state: GameState[Any], now: str, last: str) -> None:
-        result = state.result()
-        if result is None:
+        rows = result_rows(state)
+        if rows is None:
             return
-        placed = places(result)
-        rows = [(seat, score, placed[seat]) for seat, score in enumerate(result.scores)]
         tx.execute("UPDATE games SET ended_at = ?, outcome = 'finished', seal = ? WHERE id = ?",
                    (now, seal_hash(last, now, rows), game_id))
         tx.executemany("INSERT INTO results VALUES (?, ?, ?, ?)",

@@ -57,6 +57,7 @@ class Frame:
     commit: bool  # the last frame of a transaction
     intact: bool
     page: bytes
+    pages_after: int = 0  # a commit's: the database's size in pages after it
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ def read_log(data: bytes) -> Log | None:
         own = (c1, c2)
         intact = (number != 0 and (s1, s2) == (salt1, salt2)
                   and checksum(head[:8] + page, seed, big) == own)
-        frames.append(Frame(index, number, commit_size != 0, intact, page))
+        frames.append(Frame(index, number, commit_size != 0, intact, page, commit_size))
         in_run = in_run and intact
         if in_run and commit_size:
             replayed = index + 1
@@ -108,6 +109,24 @@ def read_log(data: bytes) -> Log | None:
     if cut:
         frames.append(Frame(len(frames), 0, False, False, b""))
     return Log(tuple(frames), replayed, header_ok)
+
+
+def applied(main: bytes, data: bytes) -> bytes | None:
+    """The main file's bytes with the pages SQLite would replay from the ``-wal``'s
+    ``data`` written in, as a checkpoint would write them: what SQLite reads of a log it
+    will not replay itself (beside a main file with no whole first page). None: no
+    transaction in the log to replay."""
+    log = read_log(data)
+    if log is None or not log.replayed:
+        return None
+    replayed = log.frames[:log.replayed]
+    size = len(replayed[0].page)
+    pages = replayed[-1].pages_after
+    image = bytearray(main[:pages * size].ljust(pages * size, b"\0"))
+    for frame in replayed:
+        if frame.page_number <= pages:
+            image[(frame.page_number - 1) * size:frame.page_number * size] = frame.page
+    return bytes(image)
 
 
 def _varint(buf: bytes, pos: int) -> tuple[int, int]:
@@ -216,9 +235,20 @@ def wal_path(path: Path) -> Path:
     return path.with_name(path.name + "-wal")
 
 
+def aside_name(path: Path, stamp: Callable[[], str]) -> Path:
+    """``NAME.damaged-STAMP``, or ``NAME.damaged-STAMP.N`` when that is taken: files kept
+    as found are never written over."""
+    base = f"{path.name}.damaged-{stamp()}"
+    aside, taken = path.with_name(base), 1
+    while any(aside.with_name(aside.name + suffix).exists() for suffix in ("", "-wal", "-shm")):
+        taken += 1
+        aside = path.with_name(f"{base}.{taken}")
+    return aside
+
+
 def keep_copy(path: Path, stamp: Callable[[], str]) -> Path:
     """Copy the journal and its log to ``NAME.damaged-STAMP`` (and ``-wal``), as they are."""
-    aside = path.with_name(f"{path.name}.damaged-{stamp()}")
+    aside = aside_name(path, stamp)
     shutil.copy2(path, aside)
     if wal_path(path).exists():
         shutil.copy2(wal_path(path), wal_path(aside))
@@ -282,6 +312,16 @@ class Shown:
         if game != self._games[0] and self._games[0]:
             self._games[2:] = self._games[:2]
         self._games[:2] = [game, count]
+        self._write()
+
+    def settle(self, held: dict[int, int]) -> None:
+        """Note what the journal holds of the games the note names, once a loss has been
+        told: told once, not again at every start."""
+        game, _count, before, _its = self._games
+        self._games = [game, held.get(game, 0), before, held.get(before, 0)]
+        self._write()
+
+    def _write(self) -> None:
         try:
             if self._fd is None:
                 self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o644)
@@ -296,11 +336,12 @@ class Shown:
 
 
 def recover(db: sqlite3.Connection, path: Path, damage: LogDamage | None,
-            shown: dict[int, int], stamp: Callable[[], str]) -> list[Problem]:
+            shown: dict[int, int], stamp: Callable[[], str],
+            aside: Path | None = None) -> list[Problem]:
     """Add what ``damage`` kept and the chain accepts: the actions after the last one read
     back of the latest game if unfinished, and games started after it (their row's hash
     checks) with their actions; then name what could not be read back. ``shown`` is the
-    note read before the journal opened."""
+    note read before the journal opened; ``aside`` the files as found, if already kept."""
     row = db.execute("SELECT id, hash, outcome FROM games ORDER BY id DESC LIMIT 1").fetchone()
     latest: int | None = None if row is None else int(row[0])
     recovered = 0
@@ -320,7 +361,7 @@ def recover(db: sqlite3.Connection, path: Path, damage: LogDamage | None,
     for game, count in shown.items():
         expected[game] = max(expected.get(game, 0), count)
     problems = []
-    aside = None if damage is None else damage.aside
+    aside = aside if damage is None or damage.aside is None else damage.aside
     for game, count in sorted(expected.items()):
         have = db.execute("SELECT count(*) FROM actions WHERE game_id = ?", (game,)).fetchone()[0]
         lost = count - have

@@ -2,14 +2,22 @@
 ``-wal`` cut, flipped or lost after a checkpoint. Whatever the damage, the daemon's open
 never fails, no game comes back different from how it was played (a game is either whole
 and right, or named as lost), the game in progress resumes at most shortened, and export
-says one line per problem, never a traceback."""
+says one line per problem, never a traceback.
+
+A main file cut short by a torn write (its ``-wal`` whole), at the cuts around each page
+boundary of a journal of three games (bench/torn_journal.py tries every byte): the daemon
+keeps at least what a plain SQLite reader reads of the same files, and the files as found
+stay as they were found."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import shutil
 import sqlite3
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from journal_helpers import FakeClock, new_game, play, register_highdie
@@ -156,3 +164,89 @@ def test_salvage_keeps_the_damaged_file_and_says_where(
     assert first.game_id is None and "moved aside as j.sqlite3.damaged-" in first.text
     assert 0 < len(kept) < len(original[1])
     assert [p.name for p in tmp_path.iterdir() if ".damaged-" in p.name]
+
+
+# -- a torn write of the main file ------------------------------------------------------
+
+BENCH = Path(__file__).parents[2] / "bench"
+
+
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("torn_journal_bench", BENCH / "torn_journal.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def torn() -> ModuleType:
+    return bench()
+
+
+@pytest.fixture(scope="module")
+def moments(torn: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    found: dict[str, Path] = torn.moments(tmp_path_factory.mktemp("moments"))
+    return found
+
+
+@pytest.mark.parametrize("moment", ["mid_game", "ended"])
+def test_every_page_boundary_cut_keeps_what_sqlite_reads_and_the_files_as_found(
+        torn: ModuleType, moments: dict[str, Path], tmp_path: Path, moment: str) -> None:
+    files = moments[moment]
+    played = torn.original(files)
+    tally = torn.Tally()
+    for cut in torn.boundary_cuts(files.stat().st_size):
+        torn.trial(files, played, cut, tmp_path / str(cut), tally)
+    figures = tally.figures()
+    assert figures["trials"] > 50
+    assert (figures["kept_less"], figures["kept_wrong"], figures["not_as_found"],
+            figures["raised"]) == (0, 0, 0, 0), figures
+    assert figures["moved_aside"] > 30  # most cuts are damage SQLite sees
+    assert figures["kept_actions"] >= figures["plain_actions"] > 0
+
+
+def test_a_file_cut_before_its_header_keeps_its_log_and_the_games_in_it(
+        torn: ModuleType, moments: dict[str, Path], tmp_path: Path) -> None:
+    """SQLite takes a main file of a few bytes for a new database and deletes the log beside
+    it as it opens it, even read-only: the daemon moves both aside first and reads the
+    games from the log's pages."""
+    files = moments["mid_game"]
+    played = torn.original(files)
+    for made in files.parent.iterdir():
+        shutil.copyfile(made, tmp_path / made.name)
+    path = tmp_path / torn.NAME
+    path.write_bytes(b"")
+    log = path.with_name(f"{torn.NAME}-wal").read_bytes()
+    assert torn.plain(path, played) == {}  # a plain reader gets nothing
+    with torn.Journal.open(path, torn.Clock(), salvage=True) as journal:
+        first = str(journal.problems[0])
+    assert "no whole header" in first and "moved aside" in first
+    (aside,) = tmp_path.glob(f"{torn.NAME}.damaged-*-wal")
+    assert aside.read_bytes() == log
+    have, wrong = torn.kept(path, played)
+    assert wrong == 0 and sum(have.values()) > 100
+
+
+def test_export_of_a_damaged_file_leaves_it_as_found(
+        torn: ModuleType, moments: dict[str, Path], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Export reads a damaged file without writing it: a connection that may write folds
+    the log into the file when it closes, and the salvage afterwards would read that."""
+    files = moments["mid_game"]
+    for made in files.parent.iterdir():
+        shutil.copyfile(made, tmp_path / made.name)
+    path = tmp_path / torn.NAME
+    with open(path, "r+b") as cut:
+        cut.truncate(5630)
+    before = {made.name: made.read_bytes() for made in tmp_path.iterdir()
+              if made.name != f"{torn.NAME}-shm"}
+    status = main(["export", "--all", "--journal", str(path)])
+    err = capsys.readouterr().err
+    assert status == 1 and "damaged" in err
+    assert {made.name: made.read_bytes() for made in tmp_path.iterdir()
+            if made.name in before} == before
+    db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)  # still what it was
+    assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 3
+    db.close()
