@@ -76,11 +76,17 @@ class PlayerLuck:
 
 
 def line(name: str, luck: float, decisions: float) -> str:
-    """``Ann: +3.1 luck, -0.4 decisions`` (decisions as the points they cost). Both are
-    rounded to hundredths first, as a game night's messages carry them, so the table and
-    the hub's page say the same to the tenth."""
-    luck, decisions = round(luck * 100) / 100, round(decisions * 100) / 100
-    return f"{name}: {luck:+.1f} luck, -{decisions:.1f} decisions"
+    """``Ann: +3.14 luck, -0.42 decisions`` (decisions as the points they cost): rounded
+    once, to the hundredths a game night's messages carry, so the table and the hub's page
+    say the same figure, and no figure shown is further than half a hundredth from the
+    exact one. Nothing lost reads ``0.00``, never ``-0.00``."""
+    return f"{name}: {points(luck)} luck, {points(-decisions)} decisions"
+
+
+def points(value: float) -> str:
+    """``+3.14``, ``-0.42``, or ``0.00``: hundredths of a point with their sign."""
+    hundredths = round(value * 100)
+    return f"{hundredths / 100:+.2f}" if hundredths else "0.00"
 
 
 def turns(setup: Setup, actions: Iterable[str]) -> list[TurnLuck]:

@@ -2,7 +2,7 @@
 choices, for the latest night (``--night DATE``, ``--all``) of a journal.
 
     Dalmatian #3, 2026-11-22 20:01
-      Ann: +3.1 luck, -0.4 decisions (scored 31; best play averages 28.3)
+      Ann: +3.14 luck, -0.42 decisions (scored 31; best play averages 28.28)
 
 Luck is the score less what the player's choices were worth on average; decisions are the
 expected points those choices gave away against the best ones
@@ -21,7 +21,7 @@ from firmware_host.commands import Subparsers, add_command, add_journal_options,
 from firmware_host.commands.export import add_night_options, of_night, read_games
 from firmware_host.journal import PlayedGame
 from games.dalmatian import Dalmatian
-from games.dalmatian_luck import PlayerLuck, by_player, turns
+from games.dalmatian_luck import PlayerLuck, by_player, line, turns
 from games.errors import GameError
 
 
@@ -40,8 +40,8 @@ def register(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     path = journal_to_read(args)
     reading = read_games(path, "luck", replay={Dalmatian.NAME})
-    for line in reading.problems + reading.earlier:
-        print(f"table-companion luck: {path}: {line}", file=sys.stderr)
+    for problem in reading.problems + reading.earlier:
+        print(f"table-companion luck: {path}: {problem}", file=sys.stderr)
     games = [g for g in of_night(reading.games, args, path) if g.id in reading.actions]
     reports = []
     for game in games:
@@ -71,15 +71,24 @@ def as_text(reports: list[tuple[PlayedGame, list[PlayerLuck]]]) -> str:
     night: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     for game, players in reports:
         lines.append(f"Dalmatian #{game.id}, {game.started:%Y-%m-%d %H:%M}")
+        kept = {result.seat: result.score for result in game.players}
         for player in players:
-            lines.append(f"  {player} (scored {player.scored}; "
-                         f"best play averages {player.optimal:.1f})")
+            lines.append(f"  {player} ({scored(player.scored, kept[player.player])}; "
+                         f"best play averages {player.optimal:.2f})")
             night[player.name][0] += player.luck
             night[player.name][1] += player.decisions
     lines.append("All these games:")
     for name, (luck, decisions) in sorted(night.items(), key=lambda kv: -kv[1][0]):
-        lines.append(f"  {name}: {luck:+.1f} luck, {-decisions:+.1f} decisions")
+        lines.append(f"  {line(name, luck, decisions)}")
     return "\n".join(lines) + "\n"
+
+
+def scored(dice: int, game: int) -> str:
+    """The score luck explains, the dice's: with "Best score only" the game keeps only
+    each round's best, so its score can be less, and both are named."""
+    if dice == game:
+        return f"scored {dice}"
+    return f"the dice scored {dice}, the game kept {game}: a round's best score only"
 
 
 def as_json(game: PlayedGame, players: list[PlayerLuck]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from firmware_host.night.page import NEWLINE, document, histogram
 from firmware_host.night.results import COLUMNS, rows
 from firmware_host.night.topics import Luck
 from games.core import DIE_FACES
+from games.dalmatian_luck import points
 
 CHART_W, CHART_H, PAD = 320, 120, 24
 
@@ -168,8 +169,8 @@ def luck(games: list[Appearance]) -> Html:
 
 
 def words(luck_: int, decisions: int) -> str:
-    """``+3.1 luck, -0.4 decisions`` from hundredths, as the game's page says it."""
-    return f"{luck_ / 100:+.1f} luck, {-decisions / 100:+.1f} decisions"
+    """``+3.14 luck, -0.42 decisions`` from hundredths, as the game's page says it."""
+    return f"{points(luck_ / 100)} luck, {points(-decisions / 100)} decisions"
 
 
 def dice(faces: Counter[int], totals: dict[int, Counter[int]]) -> Html:

@@ -175,7 +175,7 @@ class Luck:
     decisions: int
 
     def line(self, name: str) -> str:
-        """``Ann: +3.1 luck, -0.4 decisions``, as ``table-companion luck`` says it."""
+        """``Ann: +3.10 luck, -0.40 decisions``, as ``table-companion luck`` says it."""
         return line(name, self.luck / 100, self.decisions / 100)
 
 

@@ -58,7 +58,7 @@ def test_each_player_of_each_game_and_the_nights_totals(
     expected = [by_player(g.setup, turns(g.setup, [str(a) for a in g.history])) for g in played]
     assert out[0] == "Dalmatian #1, 2026-11-21 20:01"
     assert out[1] == (f"  {expected[0][0]} (scored {expected[0][0].scored}; best play "
-                      f"averages {expected[0][0].optimal:.1f})")
+                      f"averages {expected[0][0].optimal:.2f})")
     assert out[1].startswith("  Ann: ") and " luck, " in out[1]
     assert out[3].startswith("Dalmatian #2, ")
     assert out[7] == "All these games:"
@@ -94,3 +94,21 @@ def test_a_night_without_dalmatian(tmp_path: Path, capsys: pytest.CaptureFixture
         play(journal, game, "roll 5", "bank")
     assert main(["luck", "--journal", str(path)]) == 0
     assert capsys.readouterr().out == "No finished Dalmatian game on that night.\n"
+
+
+def test_under_best_score_only_the_report_names_the_score_it_explains(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Luck explains the dice's score; the game keeps only each round's best, and the
+    report says both where they differ."""
+    path = tmp_path / "journal.sqlite3"
+    with Journal.open(path, FakeClock()) as journal:
+        game = random_game(journal, 3, ["Ann", "Bob"], round_winner_only=True)
+    report = by_player(game.setup, turns(game.setup, [str(a) for a in game.history]))
+    differ = [p for p in report if p.scored != game.scores()[p.player]]
+    assert differ, "the seed should give a player a round that is not the round's best"
+    assert main(["luck", "--journal", str(path)]) == 0
+    out = capsys.readouterr().out
+    for player in differ:
+        assert (f"the dice scored {player.scored}, the game kept "
+                f"{game.scores()[player.player]}: a round's best score only") in out
+    assert "-0.00" not in out

@@ -17,7 +17,7 @@ import pytest
 from games.core import Phase
 from games.dalmatian import Dalmatian, Reroll, Stop
 from games.dalmatian_advice import turn_value
-from games.dalmatian_luck import PlayerLuck, TurnLuck, by_player, turns
+from games.dalmatian_luck import PlayerLuck, TurnLuck, by_player, points, turns
 
 Hand = tuple[int, ...]
 
@@ -186,7 +186,7 @@ def test_a_turn_played_by_hand() -> None:
     assert ann.decisions == pytest.approx(
         ref.best((1, 6, 6, 6, 6), 2) - ref.throw((1, 6), 1) + ref.best((1, 2, 3, 4, 6), 1) - 4)
     report = {p.name: p for p in by_player(game.setup, [bob, ann])}
-    assert str(report["Bob"]) == f"Bob: {bob.luck:+.1f} luck, {-bob.decisions:+.1f} decisions"
+    assert str(report["Bob"]) == f"Bob: {points(bob.luck)} luck, {points(-bob.decisions)} decisions"
 
 
 def test_five_scoring_dice_end_the_turn_with_no_decision() -> None:
@@ -202,4 +202,4 @@ def test_player_totals_add_their_turns() -> None:
     ann = PlayerLuck(0, "Ann", (one, two))
     assert (ann.optimal, ann.decisions, ann.scored) == (4.5, 0.375, 4)
     assert ann.luck == pytest.approx(4 - (4.5 - 0.375))
-    assert str(ann) == "Ann: -0.1 luck, -0.4 decisions"
+    assert str(ann) == "Ann: -0.12 luck, -0.38 decisions"

@@ -55,8 +55,8 @@ def test_a_games_page_shows_its_result_luck_and_bg_stats_link(served: str) -> No
     html = get(served + urls.game("2026-11-21", "table-2", 7))
     assert "<title>Dalmatian at Table 2</title>" in html
     assert "Game #7, night of" in html and "20:00 to 20:30 (30 min)" in html
-    assert "<li>Ann: +3.1 luck, -0.4 decisions</li>" in html
-    assert "<li>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;: -1.2 luck, -0.0 " \
+    assert "<li>Ann: +3.10 luck, -0.40 decisions</li>" in html
+    assert "<li>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;: -1.25 luck, 0.00 " \
            "decisions</li>" in html
     assert HOSTILE not in html
     assert linked_play(html) == play(LUCKY)
@@ -80,7 +80,7 @@ def test_the_short_address_leads_to_the_latest_game_of_that_table_and_id(served:
     connection.close()
     assert reply.status == 303
     assert reply.getheader("Location") == urls.game("2026-11-21", "table-2", 7)
-    assert "Ann: +3.1 luck" in get(served + topics.short_path("table-2", 7))  # followed
+    assert "Ann: +3.10 luck" in get(served + topics.short_path("table-2", 7))  # followed
 
 
 @pytest.mark.parametrize("path", [

@@ -51,8 +51,8 @@ def test_a_games_luck_travels_in_hundredths_and_is_checked() -> None:
     assert b'"luck":[{"seat":0,"luck":310,"decisions":40}' in payload
     assert topics.parse(topics.game_topic("table-2", 7), payload) == lucky
     assert b"luck" not in topics.game_payload(GAME)  # other games send none
-    assert lucky.luck[0].line("Ann") == "Ann: +3.1 luck, -0.4 decisions"
-    assert lucky.luck[1].line("Ben") == "Ben: -1.2 luck, -0.0 decisions"
+    assert lucky.luck[0].line("Ann") == "Ann: +3.10 luck, -0.40 decisions"
+    assert lucky.luck[1].line("Ben") == "Ben: -1.25 luck, 0.00 decisions"
     data = json.loads(payload)
     for bad, problem in (([{"seat": 0, "luck": 1, "decisions": 0}], "each player's seat"),
                          ([{"seat": 0, "luck": 1.5, "decisions": 0}] * 2, "whole"),

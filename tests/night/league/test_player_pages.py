@@ -93,7 +93,7 @@ def test_a_players_page_has_games_wins_rating_luck_and_dice(served: tuple[str, S
     assert "<h2>Games (2)</h2>" in ann  # "Ann" and "ann" are one player; "Annie" is not
     assert "<h1>ann</h1>" in ann and "Tables also wrote: Ann." in ann  # the latest spelling
     assert '<svg class="rating-chart"' in ann and "<polyline" in ann
-    assert "+3.1 luck, -0.4 decisions" in ann  # her one game of Dalmatian
+    assert "+3.10 luck, -0.40 decisions" in ann  # her one game of Dalmatian
     assert '<svg class="histogram"' in ann and "6 dice: not enough to say anything" in ann
     assert 'href="/nights/2026-11-20/t1/1"' in ann and 'href="/nights/2026-11-20"' in ann
     record = json.loads(get(url + "/players/ann.json"))
