@@ -17,10 +17,10 @@ from urllib.parse import quote
 
 from firmware_host.league.fairness import could_see, judge_page
 from firmware_host.league.league import Appearance, League, Player, key
-from firmware_host.league.ratings import PROVISIONAL_GAMES, Rating
+from firmware_host.league.ratings import PROVISIONAL_WORDS, TARGET, Rating
 from firmware_host.night import urls
 from firmware_host.night.markup import Html, join, render
-from firmware_host.night.page import NEWLINE, document, histogram
+from firmware_host.night.page import NEWLINE, document, histogram, legend, ranks
 from firmware_host.night.results import COLUMNS, rows
 from firmware_host.night.topics import Luck
 from games.core import DIE_FACES
@@ -34,35 +34,55 @@ def href(player: Player) -> str:
 
 
 def shown(rating: Rating) -> str:
-    """``112``, or ``112 (provisional)`` below enough games."""
-    return f"{rating.shown} (provisional)" if rating.provisional else str(rating.shown)
+    """``112``, or ``112, provisional`` below enough games (the legend says what that is)."""
+    return f"{rating.shown}, provisional" if rating.provisional else str(rating.shown)
+
+
+PLAYER_COLUMNS = (
+    ("#", "place by rating; =2: level on Rating"),
+    ("Player", "as the roster names them"),
+    ("Rating", f"a score: newcomers start at {TARGET:g}"),
+    ("Won", "games won; a shared win counts"),
+    ("Games", "games played, every night"),
+)
+"""Each column of the league's table, and what it means in a line."""
+ABOUT = render("<p class=\"what\">A rating is a score: {target} for a newcomer, higher "
+                "for a player the results show to be stronger; provisional: {words}.</p>",
+                target=f"{TARGET:g}", words=PROVISIONAL_WORDS)
+PROVISIONAL = render("<p class=\"what\">Provisional: {words}; they are listed after the "
+                     "others.</p>", words=PROVISIONAL_WORDS)
 
 
 def players_page(league: League) -> Html:
     """Every player by rating (the provisional after), with games and wins."""
+    ranked = league.ranked()
+    places = ranks([(p.rating.provisional, p.rating.shown) for p in ranked])
     rows_ = join((render('<tr><td>{rank}</td><td><a href="{href}">{name}</a></td>'
                          "<td>{rating}</td><td>{wins}</td><td>{games}</td></tr>", rank=rank,
                          href=href(p), name=p.name, rating=shown(p.rating),
                          wins=sum(a.won for a in p.appearances), games=len(p.appearances))
-                  for rank, p in enumerate(league.ranked(), start=1)), NEWLINE)
-    table = render('<table><thead><tr><th>#</th><th>Player</th>'
-                   '<th title="mu - 3 sigma: grows as the rating grows sure">Rating</th>'
-                   "<th>Won</th><th>Games</th></tr></thead><tbody>\n{rows}\n</tbody></table>",
-                   rows=rows_) if rows_ else render('<p class="empty">No game yet.</p>')
+                  for rank, p in zip(places, ranked, strict=True)), NEWLINE)
+    table = render('<table><thead><tr><th scope="col">#</th><th scope="col">Player</th>'
+                   '<th scope="col">Rating</th><th scope="col">Won</th><th scope="col">Games'
+                   "</th></tr></thead><tbody>\n{rows}\n</tbody></table>\n{legend}",
+                   rows=rows_, legend=legend(PLAYER_COLUMNS)
+                   ) if rows_ else render('<p class="empty">No game yet.</p>')
     return document("Players", render(
-        '<main>\n<section id="league"><h2>League, every night</h2>\n{table}\n'
+        '<main>\n<section id="league"><h2>League, every night</h2>\n{table}\n{provisional}\n'
         '<p class="what">Ratings are openskill\'s Plackett-Luce over each game\'s finishing '
-        "order (partners as a team, ties as ties), shown as mu - 3 sigma; provisional below "
-        "{least} games.</p></section>\n</main>\n<footer>Export: "
+        "order (partners as a team, ties as ties), shown as a score: {target} for a "
+        "newcomer, higher for a player the results show to be stronger, and a rating grows "
+        "as more games make it sure.</p></section>\n</main>\n<footer>Export: "
         '<a href="/league.csv">CSV</a> · <a href="/league.json">JSON</a> · '
         '<a href="{nights}">Every night</a> · <a href="/">Live page</a></footer>',
-        table=table, least=PROVISIONAL_GAMES, nights=urls.NIGHTS))
+        table=table, provisional=PROVISIONAL, target=f"{TARGET:g}", nights=urls.NIGHTS))
 
 
 def player_page(player: Player, league: League) -> Html:
     games = player.appearances
     return document(player.name, render(
-        '<main>\n<section id="rating"><h2>Rating: {rating}</h2>\n{chart}\n{by_game}</section>\n'
+        '<main>\n<section id="rating"><h2>Rating: {rating}</h2>\n{chart}\n{by_game}\n{about}'
+        "</section>\n"
         '<section id="nights"><h2>By night</h2>\n{by_night}</section>\n'
         '<section id="luck"><h2>Dalmatian: luck and decisions</h2>\n{luck}</section>\n'
         '<section id="dice"><h2>Dice seen</h2>\n{dice}</section>\n'
@@ -70,6 +90,7 @@ def player_page(player: Player, league: League) -> Html:
         "\n</main>\n<footer>{names}Export: <a href=\"{json}\">JSON</a> · "
         '<a href="{players}">Players</a> · <a href="/">Live page</a></footer>',
         rating=shown(player.rating), chart=rating_chart(games), by_game=by_game(player),
+        about=ABOUT,
         by_night=by_night(games), luck=luck(games), dice=dice(*league.dice.of(player)),
         count=len(games),
         items=join((game_item(a) for a in reversed(games)), NEWLINE),

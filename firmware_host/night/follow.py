@@ -65,7 +65,16 @@ def live_game(table: str, name: str, state: GameState[Any], finished: tuple[int,
                 "" if player is None else state.name(player), state.phase.value,
                 players_dice(state), state.scores(),
                 str(state.history[-1]) if state.history else "", len(state.history),
-                finished, at)
+                finished, at, detail(state))
+
+
+def detail(state: GameState[Any]) -> str:
+    """Where a game stands beyond whose turn, for the card: Dalmatian's round and its
+    starting total to match (none until the round's two dice are thrown)."""
+    if not isinstance(state, Dalmatian) or state.opening.winner is None or state.is_over:
+        return ""
+    target = "" if state.total is None else f" · target {state.total}"
+    return f"round {state.round_number} of {state.rounds}{target}"
 
 
 def players_dice(state: GameState[Any]) -> tuple[int, ...]:

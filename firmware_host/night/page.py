@@ -9,9 +9,11 @@ JavaScript or without.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
+from firmware_host.journal import Standing
 from firmware_host.league.bgstats import create_play_link
 from firmware_host.league.fairness import (
     SOURCE_WORDS,
@@ -35,6 +37,7 @@ PHASE_WORDS = {"over": "game over", "roll": "to roll", "move": "to move", "idle"
 NEWLINE = render("\n")
 HIDDEN = render(" hidden")
 LATEST = 3  # finished games on the TV
+SHOWN_GAMES = 8  # finished games on the live page; the night's own page lists every one
 TILES = 4  # tiles a page on the TV: two across, two down (eight names of eight letters fit)
 
 
@@ -82,7 +85,7 @@ def night_page(night: Night, latest: bool) -> Html:
         '<main>\n{standings}\n{games}\n</main>\n<footer>Export: <a href="{base}.csv">CSV</a>'
         ' · <a href="{base}.json">JSON</a> · <a href="{dice}">Dice</a> · '
         '<a href="{nights}">Every night</a>{now}</footer>',
-        standings=standings(night), games=games(night), base=base, nights=urls.NIGHTS,
+        standings=standings(night), games=games(night, None), base=base, nights=urls.NIGHTS,
         now=now, dice=urls.night_dice(night.night)))
 
 
@@ -130,16 +133,16 @@ def standings(night: Night, top: int | None = None) -> Html:
     """The night's standings: every player, or (on the TV) the ``top`` ones and, when there
     are more, how many in all ("top 8 of 23")."""
     shown = night.standings[:top]
+    places = ranks([(s.wins, ahead(s)) for s in night.standings])
     rows = join((render("<tr><td>{rank}</td><td>{name}</td><td>{wins}</td><td>{played}</td>"
                         "<td>{ahead}%</td></tr>", rank=rank, name=s.name, wins=s.wins,
-                        played=s.played, ahead=round(100 * s.ahead))
-                 for rank, s in enumerate(shown, start=1)), NEWLINE)
+                        played=s.played, ahead=ahead(s))
+                 for rank, s in zip(places, shown, strict=False)), NEWLINE)
     table = render(
         '<table><thead><tr><th scope="col">#</th><th scope="col">Player</th>'
-        '<th scope="col" title="games won">Won</th><th scope="col" title="games played">'
-        'Games</th><th scope="col" title="share of the other players finished ahead of, '
-        'per game">Ahead</th></tr>'
-        "</thead><tbody>\n{rows}\n</tbody></table>", rows=rows
+        '<th scope="col">Won</th><th scope="col">Games</th><th scope="col">Ahead</th></tr>'
+        "</thead><tbody>\n{rows}\n</tbody></table>\n{legend}", rows=rows,
+        legend=legend(STANDING_COLUMNS)
     ) if rows else render('<p class="empty">No game has finished yet.</p>')
     title = render('Standings<span class="night">, night of {night}</span>',
                    night=night.night) if night.night else render("Standings")
@@ -149,8 +152,67 @@ def standings(night: Night, top: int | None = None) -> Html:
                   title=title, count=count, table=table)
 
 
-def games(night: Night) -> Html:
-    """The finished games, the latest first."""
+STANDING_COLUMNS = (
+    ("#", "place, =2 a tie"),
+    ("Player", "as the tables name them"),
+    ("Won", "games won"),
+    ("Games", "games played"),
+    ("Ahead", "% of opponents beaten"),
+)
+"""Each column of the standings, and what it means in a line."""
+
+
+def legend(columns: tuple[tuple[str, str], ...]) -> Html:
+    """What each column of a table means, a line each, under it."""
+    return render('<dl class="legend">{items}</dl>', items=join(
+        render('<div class="col-{n}"><dt>{name}</dt><dd>{words}</dd></div>', n=n, name=name,
+               words=words) for n, (name, words) in enumerate(columns, start=1)))
+
+
+def ahead(standing: Standing) -> int:
+    """The share of opponents finished behind, in whole per cent, as the page shows it."""
+    return round(100 * standing.ahead)
+
+
+def ranks(keys: Sequence[object]) -> list[str]:
+    """Each row's place from its key (rows in order): ``1``, ``=2``, ``=2``, ``4``: rows
+    whose keys are equal share a place, marked ``=``."""
+    places = []
+    for n, key in enumerate(keys):
+        first = n
+        while first and keys[first - 1] == key:
+            first -= 1
+        tied = (first < n) or (n + 1 < len(keys) and keys[n + 1] == key)
+        places.append(("=" if tied else "") + str(first + 1))
+    return places
+
+
+def winners(night: Night) -> list[Standing]:
+    """The night's first place: one player, or several level on Won and Ahead."""
+    places = ranks([(s.wins, ahead(s)) for s in night.standings])
+    return [s for s, place in zip(night.standings, places, strict=True)
+            if place.lstrip("=") == "1"]
+
+
+def spotlight(night: Night) -> Html:
+    """At the night's end (:attr:`Night.over`), the winner of the night, for the TV; a hidden
+    place for it before."""
+    first = winners(night) if night.over else []
+    if not first:
+        return render('<section id="spotlight" class="spotlight" hidden></section>')
+    names = join(render('<p class="winner">{name}</p>', name=s.name) for s in first)
+    best = first[0]
+    return render('<section id="spotlight" class="spotlight" role="status"><h2>{title}</h2>'
+                  '{names}<p class="why">{wins} {won} in {played} {games}, ahead of {ahead}% '
+                  "of opponents</p></section>",
+                  title="Winner of the night" if len(first) == 1 else "Winners of the night",
+                  names=names, wins=best.wins, won=plural(best.wins, "win"),
+                  played=best.played, games=plural(best.played, "game"), ahead=ahead(best))
+
+
+def games(night: Night, most: int | None = SHOWN_GAMES) -> Html:
+    """The finished games, the latest first: the ``most`` latest (None: every one), and a
+    link to the night's own page for the others."""
     items = join((render('<li data-game="{table}/{id}"><a class="what" href="{href}">{game} · '
                          "{name}</a><br>{players}</li>", table=g.table, id=g.id, game=g.game,
                          href=urls.game(g.night, g.table, g.id), name=g.name, players=join(
@@ -158,10 +220,14 @@ def games(night: Night) -> Html:
                                      score=p.score)
                               for p in sorted(g.players, key=lambda p: p.place)),
                              render(", ")))
-                  for g in reversed(night.games)), NEWLINE)
+                  for g in night.games[::-1][:most]), NEWLINE)
+    count = len(night.games)
+    more = render('<p class="more">The latest {most} of {count}: <a href="{href}">every game '
+                  "of the night</a></p>", most=most, count=count, href=urls.night(night.night)
+                  ) if most is not None and count > most else EMPTY
     return render('<section id="games"><h2>Finished games ({count})</h2>\n'
-                  "<ol reversed>\n{items}\n</ol></section>", count=len(night.games),
-                  items=items)
+                  '<ol reversed start="{count}">\n{items}\n</ol>{more}</section>', count=count,
+                  items=items, more=more)
 
 
 def latest(night: Night) -> Html:
@@ -325,7 +391,8 @@ def histogram(counts: Counter[int], expected: float) -> Html:
 def results(night: Night) -> dict[str, Html]:
     """What changes when a game ends: the standings and the list of games (the TV's latest
     games); the browser replaces those of its page."""
-    return {"standings": standings(night), "games": games(night), "latest": latest(night)}
+    return {"standings": standings(night), "games": games(night), "latest": latest(night),
+            "spotlight": spotlight(night)}
 
 
 def card(table: Table, hidden: bool = False) -> Html:
@@ -352,11 +419,13 @@ def card(table: Table, hidden: bool = False) -> Html:
                   numbers="-".join(str(d) for d in live.dice), words=dice_words(live.dice),
                   faces=" ".join(DIE_FACES[d - 1] for d in live.dice)) if live.dice else ""
     last = render('<p class="last">Last: {last}</p>', last=live.last) if live.last else ""
+    detail = render('<span class="detail">{detail}</span><span class="sep"> · </span>',
+                    detail=live.detail) if live.detail else EMPTY
     return render('{head}<p class="game"><span class="title">{game}</span>'
-                  '<span class="sep"> · </span>'
+                  '<span class="sep"> · </span>{detail}'
                   '<span class="turn">{turn}</span></p>{dice}<ol class="scores">{scores}</ol>'
-                  '{last}</article>', head=head, game=live.game, turn=turn, dice=dice,
-                  scores=scores, last=last)
+                  '{last}</article>', head=head, game=live.game, detail=detail, turn=turn,
+                  dice=dice, scores=scores, last=last)
 
 
 def dice_words(dice: tuple[int, ...]) -> str:

@@ -55,6 +55,7 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS seating (one INTEGER PRIMARY KEY CHECK (one = 1), "
     "payload BLOB NOT NULL)",
 )
+PLAYING = ("roll", "move")  # a live state's phases while a game is on
 # a hub before every night was kept had one night's games by table and game id
 OLD_GAMES = ("INSERT OR IGNORE INTO played SELECT json_extract(payload, '$.night'), table_id, "
              "game_id, payload FROM games", "DROP TABLE games")
@@ -92,6 +93,7 @@ class Night:
     standings: tuple[Standing, ...]
     trouble: str = ""
     seating: Seating = NO_SEATING  # the next round, as the host last published it
+    over: bool = False  # tonight has ended, as far as the hub can tell (:meth:`Store.over`)
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,12 @@ class Store:
     roster: Roster = field(default_factory=Roster)
     seating: Seating = NO_SEATING  # the next round, as the host last published it
     changes: Counter[str] = field(default_factory=Counter)  # a night's, since the hub started
+    ended_after: float = 900.0  # seconds without a game in play before the night is over
+    played_at: float | None = None  # clock() when a table was last seen in a game
+
+    def __post_init__(self) -> None:
+        if self.played_at is None:  # a hub that starts cannot tell how long play has stopped
+            self.played_at = self.clock()
 
     @classmethod
     def open(cls, path: Path) -> Store:
@@ -174,6 +182,8 @@ class Store:
             match message:
                 case Status(online=online):
                     card = table.online != online or message.table not in self.tables
+                    if card and _playing(table):  # gone, or back, in the middle of a game
+                        self.played_at = self.clock()
                     table.online = online
                 case Live():
                     card, results = self._live(table, message)
@@ -212,6 +222,8 @@ class Store:
         if table.live is not None and moment(live.at) < moment(table.live.at):
             return False, False
         card = table.live is None or _without_time(table.live) != _without_time(live)
+        if live.phase in PLAYING or _playing(table):  # in play, or it just stopped
+            self.played_at = self.clock()
         shown = self._shown(table)
         table.live = live
         dropped = False
@@ -310,7 +322,23 @@ class Store:
             names = self.roster.shown_as(p.name for g in games for p in g.players)
             return Night(shown, tuple(self._copy(t) for t in tables), tuple(games),
                          tuple(standings([played(g, names) for g in games])),
-                         seating=self.seating if shown == tonight else NO_SEATING)
+                         seating=self.seating if shown == tonight else NO_SEATING,
+                         over=shown == tonight and self._over(bool(games)))
+
+    def over(self) -> bool:
+        """Whether tonight has ended, as far as the hub can tell: a game has finished, no
+        table that is online is in a game, no next round is published, and none has been for
+        :attr:`ended_after` seconds (counted by the hub's own clock from the last it saw of a
+        game in play, or of a table leaving one; so a pause between rounds is no end). A new
+        game, or a seating, opens it again."""
+        with self.lock:
+            return self._over(bool(self._games_of(self.tonight or self.latest)))
+
+    def _over(self, any_game: bool) -> bool:
+        playing = any(t.online and _playing(t) for t in self.tables.values())
+        assert self.played_at is not None
+        return (any_game and not playing and not self.seating.tables
+                and self.clock() - self.played_at >= self.ended_after)
 
     def _games_of(self, night: str, each: Callable[[Game], Game] | None = None) -> list[Game]:
         if night != self.latest:
@@ -406,6 +434,11 @@ def _shown_order(table: Table) -> list[tuple[int, str]]:
     """Tables by name as people count them: "Table 2" before "Table 10", case aside."""
     return [(int(run), "") if run.isdigit() else (-1, run)
             for run in re.findall(r"\d+|\D+", _name(table).lower())]
+
+
+def _playing(table: Table) -> bool:
+    """Whether ``table``'s live state is a game in play."""
+    return table.live is not None and table.live.phase in PLAYING
 
 
 def _without_time(live: Live) -> Live:

@@ -149,6 +149,8 @@ class Live:
     moves: int
     finished: tuple[int, ...]  # every game id this table has published as finished
     at: str  # when the table committed the state (ISO 8601 with offset)
+    # where the game stands beyond whose turn: Dalmatian's "round 3 of 12 · target 7"
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -290,6 +292,7 @@ def live_payload(live: Live) -> bytes:
         "turn": live.turn, "phase": live.phase, "dice": list(live.dice),
         "scores": list(live.scores), "last": live.last, "moves": live.moves,
         "finished": list(live.finished), "at": live.at,
+        **({"detail": live.detail} if live.detail else {}),
     })
 
 
@@ -457,7 +460,7 @@ def _live(table: str, data: dict[str, Any]) -> Live:
                 players, turn, phase, _ints(data, "dice", 1, 6),
                 _ints(data, "scores", -SCORE_LIMIT, SCORE_LIMIT), _name(data, "last", MAX_LAST),
                 _int(data, "moves", 0, 10**6), _ints(data, "finished", 1, MAX_GAME_ID, MAX_GAMES),
-                _time(data, "at"))
+                _time(data, "at"), _name(data, "detail") if "detail" in data else "")
 
 
 def _game(table: str, data: dict[str, Any]) -> Game:

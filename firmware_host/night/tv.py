@@ -3,9 +3,13 @@
 One 16:9 screen in large type, every size in ``vh`` (so 1920x1080 and 1280x720 look alike
 and hold the same): the standings' leaders and how many players there are in all (each
 name whole, on a second line if need be), a tile per table, the latest finished games, the
-QR code of the phone page, and the next round's seating when there is one. The tiles are the phone
-page's cards (the same fragments and the same live events, styled by ``tv.css``), shown
-:data:`TILES` at a time: with JavaScript ``app.js`` turns the pages every
+QR code of the phone page, and the next round's seating when there is one. Under the
+standings a line says what each column means. At the night's end (the hub's
+:meth:`~firmware_host.night.store.Store.over`: a game has finished, no table is in a game
+or has been for a quarter of an hour, and no next round is published) the winner of the
+night takes the middle of the screen, and steps aside again if a game starts. The tiles are
+the phone page's cards (the same fragments and the same live events, styled by ``tv.css``),
+shown :data:`TILES` at a time: with JavaScript ``app.js`` turns the pages every
 :data:`CYCLE_S`; without it the page reloads itself onto the next one (``/tv?page=N``).
 """
 
@@ -25,6 +29,7 @@ from firmware_host.night.page import (
     latest,
     next_round,
     seated,
+    spotlight,
     standings,
     tile_range,
 )
@@ -32,8 +37,10 @@ from firmware_host.night.store import Night
 
 CYCLE_S = 12  # seconds a page stays up
 LEADERS = 8  # the standings' rows at most
-LEADER_LINES = 12  # lines of names that fit above the QR code (measured in Chromium at 16:9)
-NAME_CHARS = 15  # characters of a name a line holds (18.6 px each at 1080p, of 284 px)
+LEADER_LINES = 9  # lines of names that fit above the legend's three lines and the QR code
+# (measured in Chromium at 16:9)
+NAME_CHARS = 14  # characters of a name a line holds (18.6 px each at 1080p, of 265 px
+# beside a place wide enough for a tie's "=8")
 
 
 @dataclass(frozen=True)
@@ -115,10 +122,11 @@ def tv_main(night: Night, shown: Shown | None = None) -> Html:
                   for n, table in enumerate(tables)), NEWLINE) or render(
         '<p class="empty">No table has reported yet.</p>')
     elsewhere = shown is not None and shown.section != "tables"
-    return render('{banner}\n{standings}\n<section id="tables" data-tiles{hidden}><h2>'
+    return render('{banner}\n{spotlight}\n{standings}\n<section id="tables" data-tiles{hidden}><h2>'
                   'Tables <span class="range">{range}</span></h2>\n<div id="cards" '
                   'class="tiles">\n{cards}\n</div></section>\n{next}\n{latest}',
-                  banner=banner(night.trouble), standings=standings(night, leaders(night)),
+                  banner=banner(night.trouble), spotlight=spotlight(night),
+                  standings=standings(night, leaders(night)),
                   cards=cards,
                   hidden=HIDDEN if elsewhere else EMPTY, range=tile_range(start, end, len(tables)),
                   next=next_round(night, *window("next-round", len(seated(night)))),

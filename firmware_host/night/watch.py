@@ -4,6 +4,7 @@
 thread ended, the broker is lost, or no table has been heard for two keep-alives although
 some are online, which tables prevent by sending their status every half keep-alive), sends
 a table's card again when the table falls quiet or is heard again (its "last heard ... ago"),
+sends the results again when the night ends or opens again (the TV's winner of the night),
 and pings systemd's watchdog only while the link is alive and not silent: a hub deaf for
 any reason is restarted by systemd instead of serving a frozen night.
 """
@@ -47,6 +48,7 @@ class Watch:
         self.trouble = ""
         self._connected_once = False
         self._quiet: set[str] = set()
+        self._over = False
         listener.store.quiet_after = keepalive
 
     def night(self) -> Night:
@@ -76,6 +78,10 @@ class Watch:
         quiet = self.listener.store.quiet()
         self.listener.cards(quiet ^ self._quiet)
         self._quiet = quiet
+        over = self.listener.store.over()
+        if over != self._over:  # the TV's winner of the night, shown or taken down
+            self._over = over
+            self.listener.broadcast.send("results", sse("results", page.results(self.night())))
 
     def _trouble(self) -> str:
         """What is wrong with the link: a key of :data:`TROUBLE`, or ''."""

@@ -42,6 +42,21 @@ OFFLINE_WITHIN_S = 1.5 * KEEPALIVE_S + 3
 CHROMIUM = next((path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
                  if Path(path).exists()), None)
 PHONE = {"width": 390, "height": 844}
+SHOTS = ROOT / "build" / "night"
+DOCS = ROOT / "docs"
+REFRESH_DOCS = "REFRESH_DOCS"  # set to 1: the tests write the README's pictures too
+
+
+def keep(page: Any, name: str, docs: str = "", full_page: bool = False) -> Path:
+    """A screenshot of ``page`` kept as ``build/night/NAME``; one the README shows (``docs``,
+    its name under docs/) is written there too when REFRESH_DOCS=1 is set, so every picture
+    in the README is a test's own: ``REFRESH_DOCS=1 ./test.sh tests/night/room``."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / name
+    page.screenshot(path=str(path), full_page=full_page)
+    if docs and os.environ.get(REFRESH_DOCS) == "1":
+        shutil.copyfile(path, DOCS / docs)
+    return path
 
 T = TypeVar("T")
 

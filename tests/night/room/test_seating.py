@@ -27,6 +27,7 @@ from night_parts import (
     Hub,
     Table,
     hang_up,
+    keep,
     mqtt_client,
     private,
     send,
@@ -39,7 +40,7 @@ from firmware_host.commands.seat import as_seating, read_night
 from firmware_host.night import topics, tv
 from firmware_host.seating import propose
 
-SHOT = ROOT / "build" / "night" / "tv-seating-1920x1080.png"
+SHOT = "tv-seating-1920x1080.png"
 PHONE_SHOT = ROOT / "build" / "night" / "page-seating-390x844.png"
 NIGHT = """\
 players = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "<b>Bo</b>"]
@@ -118,8 +119,7 @@ def test_a_published_seating_reaches_the_page_the_tv_and_the_tables_screen(
     tiles = screen.locator("#next-round article")
     assert tiles.count() == 2 and "<b>Bo</b>" in screen.locator("#next-round").inner_text()
     assert " against " in tiles.nth(1).inner_text()
-    SHOT.parent.mkdir(parents=True, exist_ok=True)
-    screen.screenshot(path=str(SHOT))
+    keep(screen, SHOT, docs=SHOT)
 
     # a table's login cannot seat the room: the broker drops it, the host's stays
     intruder = mqtt_client(broker, "table-2")

@@ -18,11 +18,11 @@ import pytest
 from night_parts import (
     HOST_USER,
     HUB_USER,
-    ROOT,
     Broker,
     Hub,
     Table,
     hang_up,
+    keep,
     mqtt_client,
     send,
     until,
@@ -36,7 +36,6 @@ from firmware_host.night.store import Night
 from firmware_host.night.topics import Game, Live, Player, SeatedTable, Seating
 
 SIZES = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})
-SHOTS = ROOT / "build" / "night"
 TABLES = 20
 MIN_PX_1080 = 28
 NAMES = ("Adelaide", "Benedikt", "Clemence", "Dominika", "Evangela", "Fredrika", "Gwendoly",
@@ -134,8 +133,8 @@ def test_twenty_tables_fit_in_large_type_a_page_at_a_time(
     page.clock.install()
     page.goto(crowded.url + "tv", wait_until="domcontentloaded")
     page.wait_for_selector("#link.up", timeout=10_000)  # live (a selector: the CSP forbids eval)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"tv-{size['width']}x{size['height']}.png"))
+    shot = f"tv-{size['width']}x{size['height']}.png"
+    keep(page, shot, docs=shot)
     first = shown_tables(page)
     assert first == [f"table-table-{n}" for n in (1, 2, 3, 4)]  # as people count
     assert page.locator("#tables .range").inner_text() == "1-4 of 20"
@@ -168,6 +167,8 @@ def check_readable(page: Any, size: dict[str, int], within: str = "body") -> Non
     join = page.locator(".join").bounding_box()
     standings = page.locator("#standings tbody tr:visible").last.bounding_box()
     assert standings["y"] + standings["height"] <= join["y"], "the QR code covers no leader"
+    legend = page.locator("#standings .legend").bounding_box()
+    assert legend["y"] + legend["height"] <= join["y"], "nor the legend under them"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
@@ -193,9 +194,7 @@ def test_a_seating_of_twenty_tables_of_eight_comes_round_and_fits(
                                                   "tiles => tiles.map(t => t.id)"))
             check_readable(page, size)
             if len(seen) == tv.TILES:
-                SHOTS.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(SHOTS / f"tv-next-round-{size['width']}x"
-                                                 f"{size['height']}.png"))
+                keep(page, f"tv-next-round-{size['width']}x{size['height']}.png")
     assert len(seen) == TABLES, "every table of the next round comes round"
     page.close()
 
@@ -206,17 +205,17 @@ LEAGUE = (("Marie-Christine Delacroix", "Bartholomew", "Konstantinos Papadopoulo
           ("Maximiliane", "Christopher Montgomery", "Wilhelmina", "Fay", "Gus", "Hal", "Ivy",
            "Jo"),
           ("Anneliese Rosenthal", "Fitzgerald", "Evangeline", "Kit", "Lu", "Mo", "Ned"))
-LEADERS = ["Anneliese Rosenthal", "Marie-Christine Delacroix", "Maximiliane", "Bartholomew",
-           "Christopher Montgomery", "Fitzgerald", "Konstantinos Papadopoulos", "Wilhelmina"]
-TWO_LINES = {"Anneliese Rosenthal", "Marie-Christine Delacroix", "Christopher Montgomery",
-             "Konstantinos Papadopoulos"}  # longer than a line of the standings holds
+# each leader and the lines their name takes (nine in all: the legend is under them)
+LEADERS = {"Anneliese Rosenthal": 2, "Marie-Christine Delacroix": 3, "Maximiliane": 1,
+           "Bartholomew": 1, "Christopher Montgomery": 2}
 
 
 def test_the_standings_say_how_many_there_are_and_show_long_names_whole(
         browser: Any, broker: Broker, hub: Hub) -> None:
-    """The TV shows the top 8 of the night's 23 players and says so; a name takes the
-    width the standings have, and one longer than that goes on to a second line, whole
-    (four of them still leave the eighth above the QR code)."""
+    """The TV shows the top of the night's 23 players and says how many in all; a name
+    takes the width the standings have, and one longer than that goes on to a second line,
+    whole (three of them leave five leaders above the legend and the QR code); the three
+    first, level on every column, are "=1"."""
     start = datetime.now().astimezone() - timedelta(minutes=2)  # tonight, by the hub
     for n, names in enumerate(LEAGUE, start=1):
         client = mqtt_client(broker, f"table-{n}")
@@ -236,15 +235,18 @@ def test_the_standings_say_how_many_there_are_and_show_long_names_whole(
         page = browser.new_page(viewport=size)
         page.goto(hub.url + "tv", wait_until="domcontentloaded")
         page.wait_for_selector("#link.up", timeout=10_000)  # live (a selector: CSP: no eval)
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"tv-standings-{size['width']}x{size['height']}.png"))
-        assert page.locator("#standings h2 .range").inner_text() == "top 8 of 23"
+        shot = f"tv-standings-{size['width']}x{size['height']}.png"
+        keep(page, shot, docs=shot if size["height"] == 1080 else "")
+        assert page.locator("#standings h2 .range").inner_text() == "top 5 of 23"
         names = page.locator("#standings tbody td:nth-child(2)")
-        assert names.all_inner_texts() == LEADERS
-        one = min(box["height"] for box in (names.nth(k).bounding_box() for k in range(8)))
+        assert names.all_inner_texts() == list(LEADERS)
+        assert page.locator("#standings tbody td:first-child").all_inner_texts() == [
+            "=1", "=1", "=1", "=4", "=4"]
+        one = min(box["height"] for box in (names.nth(k).bounding_box()
+                                            for k in range(len(LEADERS))))
         for k, name in enumerate(LEADERS):
             lines = names.nth(k).bounding_box()["height"] / one
-            assert round(lines) == (2 if name in TWO_LINES else 1), (name, lines)
+            assert round(lines) == LEADERS[name], (name, lines)
         # the latest games and the tiles keep a line a name, cut short: their own check
         check_readable(page, size, within="#standings")
         page.close()
@@ -258,10 +260,10 @@ def test_long_names_leave_fewer_leaders_rather_than_reach_under_the_qr_code() ->
     two = "Christopher Montgomery"  # two lines of the standings
     assert tv.leaders(night(*others)) == tv.LEADERS == 8
     assert tv.leaders(night(*others[:5])) == 5
-    assert tv.leaders(night(*[two] * 4, *others)) == 8  # twelve lines: as in the browser
-    assert tv.leaders(night(*[two] * 5, *others)) == 7  # a thirteenth would reach the code
-    assert tv.leaders(night("Wolfeschlegelsteinhausenbergerdorff" * 2, *others)) == 8  # 5 lines
-    assert tv.leaders(night(*["x" * 64] * 3)) == 2
+    assert tv.leaders(night(*[two] * 4, *others)) == 5  # nine lines: as in the browser
+    assert tv.leaders(night(*[two] * 5, *others)) == 4  # a tenth would reach the legend
+    assert tv.leaders(night("Wolfeschlegelsteinhausenbergerdorff" * 2, *others)) == 5  # 5 lines
+    assert tv.leaders(night(*["x" * 64] * 3)) == 1
 
 
 def test_without_javascript_the_pages_turn_by_reloading(browser: Any, crowded: Hub) -> None:
