@@ -75,6 +75,8 @@ def resume(journal: Journal) -> GameState[Any] | None:
         journal.finished_games(nights[-1])  # the standings the menu shows: checked now
     for problem in journal.problems:
         log.error("journal %s: %s", journal.path, problem)
+    for notice in journal.notices:  # moves held for a lock when the table stopped
+        log.warning("journal %s: %s", journal.path, notice)
     return game
 
 
@@ -162,6 +164,8 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
     controller = make_controller(config, journal, game, inputs, lambda: loop.stop(), **extras)
     if journal.problems:  # the table hears of it too, not only the log
         events.put(DeviceStatus("journal", True, damage_notice(journal.problems)))
+    for notice in journal.notices:
+        events.put(DeviceStatus("journal", True, notice))
     if journal.locked():  # a move would wait: say why before the first
         log.warning("%s: %s; moves wait until it is closed", BUSY, journal.path)
         events.put(DeviceStatus("journal", False, f"{BUSY}: moves wait until it is closed"))

@@ -27,7 +27,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
+from contextlib import AbstractContextManager, closing, contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -35,6 +35,7 @@ from typing import Any
 
 from firmware_host.journal.clock import system_clock
 from firmware_host.journal.errors import Failure, JournalError, journal_error, sqlite_errors
+from firmware_host.journal.held import Held, HeldFile
 from firmware_host.journal.records import (
     Damaged,
     GameRow,
@@ -49,7 +50,7 @@ from firmware_host.journal.records import (
 from firmware_host.journal.salvage import (
     Saved,
     first_look,
-    held,
+    holding,
     move_aside,
     one_line,
     read_back,
@@ -263,6 +264,9 @@ class Journal:
         self._snapshots = Snapshots()
         self._checkpointer = checkpointer
         self._shown: Shown | None = None  # the note of the last commit shown (the daemon's)
+        self._held = HeldFile(path)
+        self.notices: list[str] = []
+        """What a start has to tell about moves held for a lock before it (not damage)."""
 
     # -- opening and closing --------------------------------------------------------------
 
@@ -369,13 +373,13 @@ class Journal:
         opened read-only. SQLite's word on the file comes first from a read-only look
         (:func:`~firmware_host.journal.salvage.first_look`), then, for a file to be written,
         from the connection that will write (it checks more: CHECK constraints) while
-        another holds the file (:func:`~firmware_host.journal.salvage.held`), so that
+        another holds the file (:func:`~firmware_host.journal.salvage.holding`), so that
         closing it over a damaged file folds nothing into it."""
         if mode == "ro":
             return cls._reading(path, "ro", clock, None)
         check = first_look(path)
         if check in (None, "ok"):
-            with held(path):
+            with holding(path):
                 journal = cls._opened(path, mode, clock, idle_checkpoint)
                 try:
                     with sqlite_errors(path):
@@ -521,6 +525,7 @@ class Journal:
             self._shown.note(*((current.id, current.count) if current else (0, 0)))
         if self._checkpointer is not None:
             self._checkpointer.wrote(ended)
+        self._held.clear()  # what waited for a lock is written now, or dropped with its game
 
     def _report(self, problem: Problem) -> None:
         if problem not in self.problems:
@@ -668,6 +673,7 @@ class Journal:
         :attr:`problems`, and None is returned so a new game can start."""
         current = self._current
         if current is None or current.finished:
+            self._settle_held(None)
             return None
         try:
             row = self._db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?",
@@ -678,10 +684,52 @@ class Journal:
             state = self._replay(game, [action for _, action, _, _ in actions])
         except (Damaged, sqlite3.DatabaseError) as err:
             self._set_aside(current.id, str(err))
+            self._settle_held(None)
             return None
         current.setup, current.matched = _bare(game.setup), state.setup
         current.count, current.last = len(state.history), last or current.seed
+        self._settle_held(state)
         return state
+
+    def hold(self, state: GameState[Any], actions: Sequence[Any],
+             source: str | None = None) -> LockWatch:
+        """Keep ``actions``, refused for another program's lock (JournalError BUSY), on
+        disk until they are written (:mod:`~firmware_host.journal.held`): a power cut
+        meanwhile loses them no more silently; and watch for the lock to go."""
+        current = self._check(state, expect=len(state.history), finished_ok=True)
+        with suppress(OSError):  # no room for it: the table still holds them till written
+            self._held.write(Held(current.id, current.count, current.last,
+                                  tuple(str(action) for action in actions), source))
+        return self.watch_lock()
+
+    def _settle_held(self, state: GameState[Any] | None) -> None:
+        """Moves a start finds held for a lock before it: played on ``state`` (the game
+        resumed) when they follow it exactly, else told lost; in :attr:`notices`."""
+        if not self._held.present or self._checkpointer is None:  # none, or only reading
+            return
+        held, current = self._held.read(), self._current
+        if held is None:
+            self._held.clear()
+            return
+        if current is not None and current.id == held.game:
+            if state is not None and (current.count, current.last) == (held.after, held.last):
+                try:
+                    self.apply(state, *held.actions, source=held.source)
+                except (GameError, JournalError, ValueError):
+                    pass  # refused, or the lock is still held: told lost below
+                else:
+                    self.notices.append(f"{held.named()} made while the journal was locked "
+                                        "is saved now")
+                    return
+            elif current.count >= held.after + len(held.actions):
+                written = [action for _, action, _, _ in self._actions(held.game)]
+                if written[held.after:held.after + len(held.actions)] == list(held.actions):
+                    self._held.clear()  # written before the power cut; the record was not
+                    return
+        self.notices.append(f"{held.named()} made while the journal was locked was not "
+                            "saved: " + ("throw again" if held.actions[-1].startswith("roll ")
+                                         else "play it again"))
+        self._held.clear()
 
     def _replay(self, game: GameRow, actions: Sequence[str]) -> GameState[Any]:
         """The game played again through its rules, noting snapshots near its end."""

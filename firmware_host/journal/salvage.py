@@ -6,7 +6,7 @@ The daemon does not refuse to start over it, and never writes it: closing a conn
 may write folds the ``-wal`` into the file (a checkpoint) and SQLite deletes the log beside
 a file cut short of its header as it opens it, so SQLite's first word on the file comes from
 a read-only look that writes nothing (:func:`first_look`), and the connection that will
-write checks it again while another holds the file (:func:`held`). A damaged file, its
+write checks it again while another holds the file (:func:`holding`). A damaged file, its
 ``-wal`` and ``-shm`` are renamed, byte for byte, to a dated name and kept for whoever wants
 to look. SQLite then reads copies of them, read-only: the file with its ``-wal``, as any
 reader reads them, and the file with the log's pages written in by hand (for a log SQLite
@@ -80,7 +80,7 @@ def first_look(path: Path) -> str | None:
 
 
 @contextmanager
-def held(path: Path) -> Iterator[None]:
+def holding(path: Path) -> Iterator[None]:
     """A read-only connection to ``path`` kept open inside: the last connection that may
     write folds the ``-wal`` into the file when it closes (a checkpoint), and does not
     while another holds the file, so a writing connection that finds the file damaged

@@ -479,7 +479,8 @@ class Referee:
         """Another program holds the journal: ``actions`` are written once it lets go
         (a thread waits for that), and nothing else is played before them."""
         assert self.table is not None
-        self.timers.unwritten.hold(self.table.game, actions, source, self.journal.watch_lock())
+        game = self.table.game  # kept on disk too, till written: a power cut names them
+        self.timers.unwritten.hold(game, actions, source, self.journal.hold(game, actions, source))
         self.table.fixes = ()  # the board shows the move that waits to be written
         self.say(f"{BUSY}: {_listed(actions)} will be written once it is closed")
         self._sound("refused")
