@@ -67,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "csv":
         sys.stdout.write(csv_text(as_game(*table, game) for game in games))
     else:
-        made = {game.id: as_game(*table, game, *worked_out(game, actions[game.id],
-                                                           thrown[game.id]))
+        made = {game.id: as_game(table[0], table[1], game,
+                                 *worked_out(game, actions[game.id], thrown[game.id]))
                 for game in games}
         json.dump(as_json(games, made), sys.stdout, indent=2)
         sys.stdout.write("\n")

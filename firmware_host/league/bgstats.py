@@ -7,11 +7,15 @@ game and the players are matched once to the app's own (it remembers the match b
 ``sourceGameId`` and ``sourcePlayerId``, so those stay the same from play to play).
 
 The play is made from the hub's record of a finished game (:class:`topics.Game`):
+``sourcePlayId`` is the table, the game's number and its start (a table whose journal
+starts its numbers again makes new plays, not the app's duplicates of old ones);
 ``playDate`` is when the game started, in UTC, as ``YYYY-MM-DD HH:MM:SS``;
 ``durationMin`` is whole minutes, at least one; a player's ``sourcePlayerId`` is the
 roster's id when the table chose the name from the night's roster (else the name, as the
 table wrote it); a player's ``rank`` is their place and
-every player placed first is a ``winner`` (ties share the win). Every game here ranks the
+every player placed first is a ``winner`` (ties share the win); ``startPlayer``, which the
+app requires of every player, is true for the seat that won the game's opening (false for
+all when the table could not tell). Every game here ranks the
 higher score first, so ``highestWins`` is true.
 """
 
@@ -35,7 +39,7 @@ def play(game: Game) -> dict[str, Any]:
     minutes = round((ended - started).total_seconds() / 60)
     return {
         "sourceName": SOURCE_NAME,
-        "sourcePlayId": f"{game.table}/{game.id}",
+        "sourcePlayId": f"{game.table}/{game.id}/{started.astimezone(UTC):%Y%m%dT%H%M%SZ}",
         "playDate": started.astimezone(UTC).strftime(PLAY_DATE),
         "durationMin": max(1, minutes),
         "comments": f"{game.name}, game #{game.id}",
@@ -51,6 +55,7 @@ def play(game: Game) -> dict[str, Any]:
             "score": player.score,
             "rank": player.place,
             "winner": player.place == 1,
+            "startPlayer": player.seat == game.starter,
         } for player in game.players],
     }
 

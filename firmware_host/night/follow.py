@@ -106,20 +106,19 @@ def last_result(table: str, name: str, game: PlayedGame, finished: tuple[int, ..
 
 
 def as_game(table: str, name: str, game: PlayedGame, luck: tuple[Luck, ...] = (),
-            throws: tuple[Thrown, ...] = ()) -> Game:
+            throws: tuple[Thrown, ...] = (), starter: int | None = None) -> Game:
     """The message of a finished game; without its throws if they would make it longer
     than the hub takes (a game of thousands of throws)."""
     made = Game(table, name, game.id, title(game.game), game.started.isoformat(),
                 game.ended.isoformat(), str(game.night),
                 tuple(Player(p.seat, p.name, p.score, p.place, p.id) for p in game.players),
-                luck,
-                throws)
+                luck, throws, starter)
     if throws and len(game_payload(made)) > MAX_PAYLOAD:
         return replace(made, throws=())
     return made
 
 
-Worked = tuple[tuple[Luck, ...], tuple[Thrown, ...]]
+Worked = tuple[tuple[Luck, ...], tuple[Thrown, ...], int | None]
 
 
 class WorkedOut:
@@ -140,16 +139,17 @@ class WorkedOut:
 
 def worked_out(game: PlayedGame, actions: Sequence[str], thrown: Sequence[Throw]) -> Worked:
     """What the table works out from a finished game's actions for the hub, which gets no
-    actions: each player's luck in a game of Dalmatian, and every throw with who threw
-    (found by playing the game again) and its source."""
+    actions: each player's luck in a game of Dalmatian, every throw with who threw (found
+    by playing the game again) and its source, and who started (won the opening)."""
     names = [p.name for p in sorted(game.players, key=lambda p: p.seat)]
     luck = _luck(names, game.options, actions) if game.game == Dalmatian.NAME else ()
-    return luck, _throws(game.game, names, game.options, actions,
-                         [throw.source for throw in thrown])
+    return (luck, *_replayed(game.game, names, game.options, actions,
+                             [throw.source for throw in thrown]))
 
 
-def _throws(name: str, names: list[str], options: dict[str, Any], actions: Sequence[str],
-            sources: Sequence[str]) -> tuple[Thrown, ...]:
+def _replayed(name: str, names: list[str], options: dict[str, Any], actions: Sequence[str],
+              sources: Sequence[str]) -> tuple[tuple[Thrown, ...], int | None]:
+    """Every throw, and the seat that won the opening (None for a game without one)."""
     cls = game_class(name)
     try:
         state = cls.replay(cls.make_setup(None, names, options), ())
@@ -164,8 +164,9 @@ def _throws(name: str, names: list[str], options: dict[str, Any], actions: Seque
                 next(given, None)
             state.apply(action)
     except GameError:  # the journal's hashes hold, so the rules changed since: none sent
-        return ()
-    return tuple(found)
+        return (), None
+    opening = getattr(state, "opening", None)
+    return tuple(found), getattr(opening, "winner", None)
 
 
 def _luck(names: list[str], options: dict[str, Any], actions: Sequence[str]

@@ -212,6 +212,7 @@ class Game:
     players: tuple[Player, ...]
     luck: tuple[Luck, ...] = ()
     throws: tuple[Thrown, ...] = ()
+    starter: int | None = None  # the seat that started (won the opening), when known
 
 
 @dataclass(frozen=True)
@@ -327,6 +328,7 @@ def game_payload(game: Game) -> bytes:
         **({"luck": [{"seat": x.seat, "luck": x.luck, "decisions": x.decisions}
                      for x in game.luck]} if game.luck else {}),
         **({"throws": [str(throw) for throw in game.throws]} if game.throws else {}),
+        **({"starter": game.starter} if game.starter is not None else {}),
     })
 
 
@@ -486,7 +488,17 @@ def _game(table: str, data: dict[str, Any]) -> Game:
     return Game(table, _text(data.get("name"), "name", empty=False),
                 _int(data, "id", 1, MAX_GAME_ID), _text(data.get("game"), "game", empty=False),
                 started, ended, night, tuple(players), _luck(data, players),
-                _throws(data, players))
+                _throws(data, players), _starter(data, players))
+
+
+def _starter(data: dict[str, Any], players: list[Player]) -> int | None:
+    """The optional ``starter``: the seat of the player who started, one of the game's."""
+    if "starter" not in data:
+        return None
+    seat = _int(data, "starter", 0, MAX_ITEMS)
+    if seat not in {player.seat for player in players}:
+        raise BadMessage("starter must be one of the game's seats")
+    return seat
 
 
 THROW_SOURCES = ("button", "manual", "serial", "unknown")  # the journal's, and unknown

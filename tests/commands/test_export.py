@@ -94,11 +94,12 @@ def test_json_of_a_chosen_night_with_its_standings(
         "table": "", "name": "", "id": 2, "game": "High Die", "options": {"target": 5},
         "started": "2026-11-22T00:31:00+01:00", "ended": "2026-11-22T00:35:00+01:00",
         "night": "2026-11-21",
-        "players": [{"seat": 0, "name": "Ann", "score": 2, "place": 2},
-                    {"seat": 1, "name": "Ben", "score": 6, "place": 1},
-                    {"seat": 2, "name": "Cy", "score": 0, "place": 3}],
+        "players": [{"seat": 0, "name": "Ann", "score": 2, "place": 2, "id": ""},
+                    {"seat": 1, "name": "Ben", "score": 6, "place": 1, "id": ""},
+                    {"seat": 2, "name": "Cy", "score": 0, "place": 3, "id": ""}],
         "luck": [], "throws": [{"seat": 0, "source": "unknown", "dice": [2]},
                                {"seat": 1, "source": "unknown", "dice": [6]}],
+        "starter": None,  # High Die has no opening
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -22,7 +23,8 @@ GAME = Game("table-2", "Table 2", 17, "Dalmatian", "2026-11-20T21:05:30+01:00",
 TOP = {"sourceName": str, "sourcePlayId": str, "playDate": str, "durationMin": int,
        "comments": str, "game": dict, "players": list}
 GAME_KEYS = {"name": str, "sourceGameId": str, "highestWins": bool, "noPoints": bool}
-PLAYER_KEYS = {"name": str, "sourcePlayerId": str, "score": int, "rank": int, "winner": bool}
+PLAYER_KEYS = {"name": str, "sourcePlayerId": str, "score": int, "rank": int, "winner": bool,
+               "startPlayer": bool}  # the app refuses a play without it
 
 
 def decoded(link: str) -> dict[str, Any]:
@@ -48,7 +50,7 @@ def test_every_field_comes_from_the_record() -> None:
     data = decoded(create_play_link(GAME))
     assert data == play(GAME)
     assert data["sourceName"] == "table-companion"
-    assert data["sourcePlayId"] == "table-2/17"
+    assert data["sourcePlayId"] == "table-2/17/20261120T200530Z"
     assert data["playDate"] == "2026-11-20 20:05:30"  # the start, in UTC
     assert data["durationMin"] == 43  # 42 min 40 s
     assert data["comments"] == "Table 2, game #17"
@@ -58,6 +60,18 @@ def test_every_field_comes_from_the_record() -> None:
             for p in data["players"]] == [
         ("Ann", "Ann", 31, 2, False), ("Björn & Co", "Björn & Co", 35, 1, True),
         ("Chris", "Chris", 35, 1, True), ("=Dee", "=Dee", 12, 4, False)]
+    assert not any(p["startPlayer"] for p in data["players"])  # the table did not tell
+
+
+def test_the_player_who_won_the_opening_is_the_start_player() -> None:
+    data = play(replace(GAME, starter=2))
+    assert [p["startPlayer"] for p in data["players"]] == [False, False, True, False]
+
+
+def test_a_journal_that_numbers_its_games_again_makes_new_plays() -> None:
+    """The app de-duplicates on sourcePlayId: game #17 of a fresh journal is another play."""
+    again = replace(GAME, started="2026-12-04T20:00:00+01:00", ended="2026-12-04T20:30:00+01:00")
+    assert play(again)["sourcePlayId"] != play(GAME)["sourcePlayId"]
 
 
 def test_the_data_is_one_encoded_parameter() -> None:

@@ -61,7 +61,8 @@ def test_a_games_page_shows_its_result_luck_and_bg_stats_link(served: str) -> No
     assert HOSTILE not in html
     assert linked_play(html) == play(LUCKY)
     other = get(served + urls.game("2026-11-21", "table-1", 1))
-    assert 'id="luck"' not in other and linked_play(other)["sourcePlayId"] == "table-1/1"
+    assert 'id="luck"' not in other
+    assert linked_play(other)["sourcePlayId"] == "table-1/1/20261121T200000Z"
 
 
 def test_each_game_of_a_night_links_to_its_page(served: str) -> None:
@@ -108,7 +109,7 @@ def test_every_bg_stats_link_decodes_to_the_games_record(browser: Any, hub: Hub,
             for game in journal.finished_games():
                 with urllib.request.urlopen(night.game_url(game.id), timeout=5) as reply:
                     page = reply.read().decode()
-                assert linked_play(page) == record(table, game)
+                assert linked_play(page) == record(table, game, journal.actions(game))
                 for line in luck_lines(game, journal.actions(game)):
                     assert f"<li>{html.escape(line)}</li>" in page
                 checked += 1
@@ -139,20 +140,23 @@ def linked_play(page: str) -> Any:
     return json.loads(data)
 
 
-def record(table: Table, game: PlayedGame) -> dict[str, Any]:
+def record(table: Table, game: PlayedGame, actions: list[str]) -> dict[str, Any]:
     """The play BG Stats should get for ``game``, from the journal's record and BG Stats'
-    documented fields."""
+    documented fields; the start player is who won the opening, as the rules say."""
     minutes = round((game.ended - game.started).total_seconds() / 60)
+    names = [p.name for p in sorted(game.players, key=lambda p: p.seat)]
+    opening = Dalmatian.replay(Dalmatian.make_setup(None, names, game.options), actions).opening
     return {
         "sourceName": "table-companion",
-        "sourcePlayId": f"{table.id}/{game.id}",
+        "sourcePlayId": f"{table.id}/{game.id}/{game.started.astimezone(UTC):%Y%m%dT%H%M%SZ}",
         "playDate": game.started.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"),
         "durationMin": max(1, minutes),
         "comments": f"{table.name}, game #{game.id}",
         "game": {"name": "Dalmatian", "sourceGameId": "dalmatian", "highestWins": True,
                  "noPoints": False},
         "players": [{"name": p.name, "sourcePlayerId": p.name, "score": p.score,
-                     "rank": p.place, "winner": p.place == 1} for p in game.players],
+                     "rank": p.place, "winner": p.place == 1,
+                     "startPlayer": p.seat == opening.winner} for p in game.players],
     }
 
 

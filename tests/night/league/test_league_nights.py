@@ -234,7 +234,7 @@ def check_links_and_schema(hub: Hub, tables: dict[str, Table], nights: list[date
         with Journal.open_existing(table.journal) as journal:
             for game in journal.finished_games():
                 page = get(f"{hub.url}nights/{game.night.isoformat()}/{table.id}/{game.id}")
-                assert linked_play(page) == record(table, game)
+                assert linked_play(page) == record(table, game, journal.actions(game))
 
 
 def look_at_a_player(hub: Hub, browser: Any) -> None:
