@@ -61,6 +61,7 @@ SERVER = "table-companion-hub"
 MAX_HEAD = 8192  # bytes of request line and headers; a browser sends under 1 kB
 RENDER_S = 0.25  # a busy night's page is rendered at most this often for new visitors
 TALLY_S = 60.0
+TV_HOST_S = 60.0  # a TV asking by another name is drawn a new QR code at most this often
 # The kernel's send buffer of an event stream (Linux doubles it), instead of up to 4 MB: what
 # a phone on a weak link has not taken then waits in the hub, where it is coalesced, and not
 # as seconds of old news in the kernel. (Below 64 kB, loopback's 64 kB segments would stall.)
@@ -179,6 +180,7 @@ class NightServer:
         self._rendered: dict[str, tuple[float, int, str]] = {}  # when, change number, html
         self._worker: Worker | None = None
         self._building: dict[str, asyncio.Future[Reply | None]] = {}  # by path, until built
+        self._tv_host = ("", 0.0)  # the TV's link to the phone page, and since when
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="http",
                                         daemon=True)
@@ -254,6 +256,8 @@ class NightServer:
             clean = True
         except OSError:
             self.tally.count("broken")
+        except Exception as err:  # a bug answering one request: counted, never a traceback
+            self.tally.count(f"failed ({type(err).__name__}: {str(err)[:80]})")
         finally:
             await self._close(writer, clean)
             self.open -= 1
@@ -320,8 +324,8 @@ class NightServer:
             reply: Reply | None = Reply(self._rendered_now("page", page.page)[1].encode(),
                                         HTML)
         elif path == "/tv":
-            reply = Reply(tv.tv(self.night(), tv.page_number(query), self.page_url
-                                or phone_page(headers.get("host", ""))).encode(), HTML)
+            reply = Reply(tv.tv(self.night(), tv.page_number(query),
+                                self._tv_link(headers.get("host", ""))).encode(), HTML)
         elif path in STATIC:
             reply = Reply(self.static[path], STATIC[path])
         else:
@@ -333,6 +337,20 @@ class NightServer:
         await self._reply(writer, reply.status, reply.data, reply.kind, close=close,
                           body=body, extra=reply.extra)
         return not close
+
+    def _tv_link(self, host: str) -> str:
+        """The phone page's address for the TV's QR code: the hub's ``page_url``, else the
+        one the TV asked for. A QR code costs tens of milliseconds in the event loop, so
+        a Host other than the last one is taken at most every :data:`TV_HOST_S`: requests
+        with a new Host each draw no new code."""
+        if self.page_url:
+            return self.page_url
+        now, (link, since) = time.monotonic(), self._tv_host
+        wanted = phone_page(host)
+        if wanted and wanted != link and (not link or now - since >= TV_HOST_S):
+            self._tv_host = (wanted, now)
+            return wanted
+        return link
 
     async def _site_reply(self, path: str) -> Reply | None:
         """The site's answer to ``path``: a heavy one from the worker (one build shared by

@@ -75,7 +75,7 @@ def page_number(query: str) -> int:
     """The 1-based page asked for in ``query`` (``page=N``); 1 for anything else."""
     for part in query.split("&"):
         name, _, value = part.partition("=")
-        if name == "page" and value.isdigit() and len(value) <= 4:
+        if name == "page" and value.isascii() and value.isdigit() and len(value) <= 4:
             return max(int(value), 1)
     return 1
 
