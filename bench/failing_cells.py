@@ -64,6 +64,7 @@ COLS = (20, 21, 22, 23, 24, 25)
 FAULT_KINDS = ("chattering", "stuck_closed", "stuck_open")
 TRIALS = 60
 REPORT_GOAL_S = 10.0
+QUESTION = "is a hand on it?"
 STEP_S = 0.001
 TICK_S = 0.05
 Cell = tuple[int, int]
@@ -121,6 +122,7 @@ class Table:
         self.reported_at: float | None = None
         self.disagreed_since: float | None = None  # the failing cell against the game
         self.shown_at: float | None = None  # when the failure first showed
+        self.asked = 0  # questions whether a hand is on a cell, answered
 
     def run(self, seconds: float) -> None:
         """Let ``seconds`` pass: the failing cell flips, the matrix reads, the referee
@@ -144,12 +146,24 @@ class Table:
                 self._reported()
             self.referee.handle(event)
             self._named()
+            self._answer()
         now = self.board.clock()
         if now >= self.next_tick:
             self.referee.tick(now)
             self._look_at_the_fault(now)
             self._named()
+            self._answer()
             self.next_tick = now + TICK_S
+
+    def _answer(self) -> None:
+        """Answer the screen's question whether a hand is on a cell: no for the failing
+        one (they see no hand there), yes for any other."""
+        square, table = self.referee.blame.asking, self.referee.table
+        if square is None or table is None or QUESTION not in (table.shown_message() or ""):
+            return
+        self.asked += 1
+        hand = self.fault is None or self.fault[1] != square
+        self.press(Control.SELECT if hand else Control.BACK)
 
     def _named(self) -> None:
         """Note a sensor named under the fixes, or named by the referee and ignored at

@@ -70,6 +70,9 @@ class Recogniser(Protocol):
 
     def hint(self, game: Any) -> str | None: ...
 
+    @property
+    def board(self) -> frozenset[tuple[int, int]]: ...
+
     ignored: set[tuple[int, int]]
 
 

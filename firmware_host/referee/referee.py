@@ -42,6 +42,7 @@ from firmware_host.journal.errors import BUSY, Failure
 from firmware_host.menu import DiceEntry, Menu, confirm
 from firmware_host.next_round import NextRound
 from firmware_host.players import Player, read_roster, roster_beside
+from firmware_host.referee.blame import Blame, Verdict
 from firmware_host.referee.board_moves import BoardMoves, Instead
 from firmware_host.referee.game_menu import (
     game_menu,
@@ -125,6 +126,7 @@ class Referee:
         self._draw_failure = ""  # what the last frame's drawing raised, logged once
         self.ignored: set[tuple[int, int]] = set()  # sensors given up on, for every game
         self.by_board = BoardMoves()
+        self.blame = Blame()  # which sensors seem to fail, and the question asked
         self._later = LaterLog(log)  # INFO lines, written once the frame is out
         # at a game night, the seat the host gave this table for the next round
         self.next_round = NextRound(next_round.beside(journal.path))
@@ -289,18 +291,29 @@ class Referee:
         taken = self._take_back(square) if chattering else ()
         if chattering:
             self._ignore(square)
+        self.blame.forget(square)
         rival, self.by_board.instead = self.by_board.instead, None
         played = [self._play_rival(rival)] if rival is not None \
             and rival.taken in map(str, taken) else []
-        self.say(f"board sensor {label}: {reason}"
-                 + "".join(f"; took back {action}" for action in taken)
-                 + "".join(f"; {done}" for done in played))
+        text = (f"board sensor {label}: {reason}"
+                + "".join(f"; took back {action}" for action in taken)
+                + "".join(f"; {done}" for done in played))
+        table = self.table
+        if taken and not played and table is not None:  # the fix that restores it
+            restore = str(taken[-1])
+            table.message = None
+            table.offer(restore, f"{text}; if the chip there is yours, SELECT plays "
+                                 f"{restore} again")
+        else:
+            self.say(text)
 
     def _press(self, control: Control, steps: int = 1) -> None:
         if self.pages.press(control, steps, lambda: self.open(game_menu(self))):
             return
         table = self.table
         assert table is not None
+        if self._answer(control):
+            return
         instead, self.by_board.instead = self.by_board.instead, None
         if instead is not None and table.message is not None and control in CLEARS:
             table.message, table.told, self.by_board.instead = None, instead.text(), instead
@@ -370,40 +383,82 @@ class Referee:
         if was_ignored and square not in self.ignored:
             log.warning("board sensor %s agrees with the game again: heard again",
                         self.parts.label(*square))
+        rival = None
         if outcome.offer is not None and self.table is not None:
             self.table.offer(outcome.offer, outcome.message)
         elif outcome.refused is not None and self.table is not None \
                 and (rival := self.by_board.rival(self.table.game, square, outcome.refused)):
             self.by_board.instead = rival
-            self.table.told = rival.text()
+            self.table.message, self.table.told = None, rival.text()
             self._sound("refused")
         elif outcome.message:
             self.say(outcome.message)
         if outcome.action is not None and self._play(outcome.action):
             assert self.game is not None
             self.by_board.made(self.game, square)
-        made = outcome.action is not None or outcome.offer is not None  # not a rival: a
-        # failing switch's change may look like one
-        after = self.table is not None and square in self.table.missing() | self.table.extra()
-        if self.by_board.restless(square, event.alone, made=made, strays=after and not astray) \
-                and square not in self.ignored:
-            self._fault(square, _chattering(event.alone), chattering=True)
+        if square in self.ignored:
+            self._deaf(square, event.occupied)
+            return
+        after = self.table is not None and square in self.table.extra()
+        verdict = self.blame.seen(square, event.alone,
+                                  made=outcome.action is not None or outcome.offer is not None,
+                                  stray=event.occupied and after and not astray
+                                  and (outcome.refused or outcome.message) is not None,
+                                  offered=rival is not None)
+        if verdict is Verdict.FAILING:
+            self._fault(square, _chattering(event.alone, "chips the rules refuse"),
+                        chattering=True)
+        elif verdict is Verdict.ASK and self.table is not None:
+            self.table.message = _question(self.parts.label(*square))
 
     def _unheard(self, restless: Mapping[tuple[int, int], int]) -> bool:
         """Name the sensors whose changes by themselves, some too brief to be reported,
-        show them failing (:meth:`BoardMoves.unheard`); whether there were any."""
+        show them failing: a cell that reads free now came back from a close no hand
+        makes (:meth:`Blame.brief`); whether there were any."""
+        table = self.table
+        board = table.recogniser.board if table is not None and table.recogniser else set()
         found = [(square, alone) for square, alone in restless.items()
-                 if square not in self.ignored and self.by_board.unheard(square, alone)]
+                 if square not in self.ignored and square not in board
+                 and self.blame.brief(square, alone)]
         for square, alone in found:
-            self._fault(square, _chattering(alone), chattering=True)
+            self._fault(square, _chattering(alone, "some too brief for a hand"), chattering=True)
         return bool(found)
+
+    def _answer(self, control: Control) -> bool:
+        """A press while the players are asked whether a hand is on a cell: SELECT says
+        yes (the cell is trusted afresh), BACK no (its sensor is named); another press
+        withdraws the question. Whether the press answered it."""
+        table, square = self.table, self.blame.asking
+        if square is None or table is None:
+            return False
+        if table.message != _question(self.parts.label(*square)) \
+                or control not in (Control.SELECT, Control.BACK):
+            self.blame.asking = None  # covered by another message, or passed over
+            return False
+        table.message = None
+        self.blame.answered(control is Control.SELECT)
+        if control is Control.BACK:
+            self._fault(square, f"changes by itself, no hand on it; ignored until still; "
+                                f"{CHECK}", chattering=True)
+        return True
+
+    def _deaf(self, square: tuple[int, int], occupied: bool) -> None:
+        """A change at an ignored cell: told, never silent; a move there is highlighted in
+        the list, for SELECT."""
+        table = self.table
+        if table is None or table.shown_message() is not None:
+            return
+        label = self.parts.label(*square)
+        why = f"{label} is ignored (its sensor seemed to fail): its moves are made from the list"
+        if not occupied or not table.offer_at(label, f"{why}; SELECT plays the one highlighted"):
+            table.told = why
 
     def _play_instead(self, instead: Instead) -> None:
         """SELECT on a rival: the board's move taken back, the one sensed after it played."""
         game = self.game
         if game is None or not self.by_board.still_due(game, instead):
             return  # the game moved on since it was offered
-        self.by_board.taken_back()
+        self.blame.taken_back(self.by_board.taken_back())
         self.say(f"took back {self.journal.undo(game)}; {self._play_rival(instead)}")
 
     def _play_rival(self, instead: Instead) -> str:
@@ -468,6 +523,7 @@ class Referee:
             self._refuse(str(err))
             return False
         self._later.info("%s: %s", game.TITLE, ", ".join(map(str, played)))
+        self.blame.asking = None  # the game moved on: the question is withdrawn
         self.table.played(actions)
         self._sound("game over" if game.is_over else "accepted")
         night, game_id = self.config.night, self.journal.game_id
@@ -599,10 +655,15 @@ class Referee:
         self.pages.notice = standings_notice(self.journal, self.config.night)
 
 
-def _chattering(alone: int) -> str:
-    """Why a sensor whose changes made no move is taken for a failing one."""
-    return (f"chattering: {alone} changes by itself within {SLOW_CHATTER[1]:g} s, none a move; "
+def _chattering(alone: int, how: str) -> str:
+    """Why a sensor is taken for a failing one: ``how`` it changed by itself."""
+    return (f"chattering: {alone} changes by itself within {SLOW_CHATTER[1]:g} s, {how}; "
             f"ignored until still; {CHECK}")
+
+
+def _question(label: str) -> str:
+    """What the players are asked about a cell whose changes may be a hand's."""
+    return f"{label} keeps changing: is a hand on it? SELECT: yes, BACK: no"
 
 
 def _listed(actions: tuple[Any, ...]) -> str:

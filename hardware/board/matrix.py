@@ -81,12 +81,13 @@ PATROL_S = 0.02  # idle with pieces on the board: a lift and put back 110 ms apa
 REST_PATROL_S = 0.025  # the table still
 REST_AFTER_S = 5.0
 UNSETTLED_S = 1.0
-CHATTER_CHANGES = 6  # settled changes within CHATTER_WINDOW_S: three lifts and puts, or a switch
+CHATTER_CHANGES = 10  # settled changes within CHATTER_WINDOW_S: five lifts and puts, more
+# than a hand makes tapping or straightening a chip (three taps and the put: 7), or a switch
 CHATTER_WINDOW_S = 1.5
-SLOW_CHATTER = (8, 8.0)  # changes of reading after a steady one, the cells around it steady too,
-# within seconds: a hand makes or breaks a cell once or twice a move (a piece put on the wrong
-# cell first, a chip swapped; one slid across moves the cells around it), a switch failing
-# slowly every second or so
+SLOW_CHATTER = (12, 8.0)  # changes of reading after a steady one, the cells around it steady
+# too, within seconds: a hand makes or breaks a cell once or twice a move, and a few times more
+# when it straightens or taps a chip, or tries a replacement again and again (8 changes in a
+# few seconds); a switch failing slowly every second or so
 QUIET_S = 2.0
 STUCK = "stuck: closed at start; lift the piece, or the reed switch is stuck closed"
 CHECK = "check the reed switch, its diode and the wiring"

@@ -107,6 +107,15 @@ class GameTable:
             self.cursor, self.scroll = labels.index(label), 0
             self.told = why
 
+    def offer_at(self, label: str, why: str) -> bool:
+        """Highlight the first choice at the cell or box ``label`` (its last word), saying
+        ``why``, as :meth:`offer` does; whether there was one."""
+        found = [choice.label for choice in self.choices()
+                 if choice.label.rsplit(" ", 1)[-1] == label]
+        if found:
+            self.offer(found[0], why)
+        return bool(found)
+
     def hint(self) -> str | None:
         """How to make the move due on the board, when the board alone does not say."""
         return self.recogniser.hint(self.game) if self.recogniser is not None else None
