@@ -186,19 +186,7 @@ class Referee:
         self._changed |= self.timers.pager.on(now, shown)
         between = self.table is None or self.table.game.is_over
         if between:
-            seat = self.next_round.seat
-            line = self.next_round.look(now)
-            if self.next_round.seat != seat and self._on_game_choice():
-                self.pages.pop()  # the next round offered first, or no more
-                self.open_game_choice()
-                self._changed = True
-            if line:  # on the game choice, the seat is its first line: said if unplayable
-                seat = self.next_round.seat
-                offered = seat is not None and self._on_game_choice()
-                why = seat_problem(seat) if offered and seat is not None else None
-                if not offered or why:
-                    self._seat(f"{line}: {why}" if why else line)
-                self._changed = True
+            self._changed |= self._next_round_news(now)
         self._changed |= self.timers.turns.on(now, self.pages.turning)
         table = self.table
         disagreeing = table.missing() | table.extra() if table is not None else frozenset()
@@ -550,6 +538,25 @@ class Referee:
             self.table.recogniser.ignored = self.ignored
             if board is not None:
                 self.table.fixes = tuple(self.table.recogniser.reset(game, board()).fixes)
+
+    def _next_round_news(self, now: float) -> bool:
+        """Look beside the journal for the next round (between games): a new seat is the
+        game choice's first line when that is the page open, and a new line is said once,
+        unless that first line says it already (it is said with the reason the table
+        cannot play it, if it cannot). Whether the screen changed."""
+        was = self.next_round.seat
+        line = self.next_round.look(now)
+        seat = self.next_round.seat
+        changed = seat != was and self._on_game_choice()
+        if changed:
+            self.pages.pop()  # opened again: the next round first, or no more
+            self.open_game_choice()
+        if not line:
+            return changed
+        why = seat_problem(seat) if seat is not None else None
+        if seat is None or not self._on_game_choice() or why:
+            self._seat(f"{line}: {why}" if why else line)
+        return True
 
     def _seat(self, line: str) -> None:
         """The next round's seat: in turn with a notice shown (a game's end), else said."""

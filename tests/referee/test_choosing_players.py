@@ -20,6 +20,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from hypothesis import given
 from hypothesis import strategies as st
+from test_referee import Table as RefereeTable
 
 import games
 from firmware_host import next_round
@@ -37,44 +38,20 @@ from firmware_host.players import (
     roster_beside,
     write_roster,
 )
-from firmware_host.referee import Referee
 from firmware_host.sim import scenario as scenarios
 from firmware_host.sim.runner import play
 from firmware_host.views import KeyboardView, MenuView, View
-from hardware.display.protocol import new_frame
-from hardware.events import Control, ControlPressed, ControlTurned
+from hardware.events import Control, ControlTurned
 
 CONFIG = Config(players=("Ann", "Ben", "Cy"), game=GameConfig("dalmatian", {"rounds": 1}))
 
 
-class Table:
-    """A referee on ``journal`` and the views it asked to draw."""
+class Table(RefereeTable):
+    """The referee tests' table, having looked beside its journal once, and the keyboard."""
 
     def __init__(self, journal: Journal, config: Config = CONFIG) -> None:
-        self.journal = journal
-        self.referee = Referee(config, journal, game=journal.resume(),
-                               render=lambda view: new_frame())
+        super().__init__(journal, config)
         self.referee.tick(0.0)
-
-    def send(self, *events: Any) -> View:
-        for event in events:
-            self.referee.handle(event)
-        return self.referee.view()
-
-    def press(self, *controls: Control) -> View:
-        return self.send(*(ControlPressed(c) for c in controls))
-
-    def menu(self) -> MenuView:
-        view = self.send()
-        assert isinstance(view, MenuView), view
-        return view
-
-    def choose(self, label: str) -> View:
-        view = self.menu()
-        matches = [i for i, item in enumerate(view.items) if item.startswith(label)]
-        assert matches, f"no {label!r} in {view.items}"
-        self.send(ControlTurned(matches[0] - view.cursor))
-        return self.press(Control.SELECT)
 
     def type_in(self, name: str) -> View:
         for step in route(name):
