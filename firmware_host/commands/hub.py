@@ -2,7 +2,8 @@
 keeps the night in SQLite and serves the live page players open on their phones.
 
 Runs as its own service (``table-companion-hub.service``) on the Pi or machine beside the
-broker. The page and its export are read-only; the broker account needs read access only.
+broker. The page and its export are read-only; the broker account reads every table and
+writes only the night's roster, for the tables to offer its names.
 """
 
 from __future__ import annotations

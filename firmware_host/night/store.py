@@ -321,7 +321,7 @@ class Store:
                 shown == tonight) else []
             names = self.roster.shown_as(p.name for g in games for p in g.players)
             return Night(shown, tuple(self._copy(t) for t in tables), tuple(games),
-                         tuple(standings([played(g, names) for g in games])),
+                         tuple(standings([played(g, names, self.roster) for g in games])),
                          seating=self.seating if shown == tonight else NO_SEATING,
                          over=shown == tonight and self._over(bool(games)))
 
@@ -399,13 +399,17 @@ class Store:
             return sorted(older + latest, key=lambda g: moment(g.ended))
 
 
-def played(game: Game, names: Mapping[str, str] | None = None) -> PlayedGame:
+def played(game: Game, names: Mapping[str, str], roster: Roster) -> PlayedGame:
     """A finished game as the journal's standings take it, its players by ``names`` (a
-    table's name for a player: the page's)."""
-    names = names or {}
+    table's name for a player: the page's), or by the roster's name of the id a player
+    carries, so one person is one line of the standings whatever the table wrote."""
+    def shown(player: topics.Player) -> str:
+        person = roster.person(player.id) if player.id else None
+        return person.name if person is not None else names.get(player.name, player.name)
+
     return PlayedGame(game.id, game.game, {}, datetime.fromisoformat(game.started),
                       datetime.fromisoformat(game.ended),
-                      tuple(PlayerResult(p.seat, names.get(p.name, p.name), p.score, p.place)
+                      tuple(PlayerResult(p.seat, shown(p), p.score, p.place, p.id)
                             for p in game.players))
 
 

@@ -19,6 +19,7 @@ from firmware_host.league.league import build
 from firmware_host.league.roster import Person, Roster
 from firmware_host.night import topics
 from firmware_host.night.publisher import Publisher
+from firmware_host.night.store import Store
 from firmware_host.night.topics import BadMessage, Listed, NightRoster
 from firmware_host.players import Player, read_roster, roster_beside
 
@@ -146,3 +147,17 @@ def test_the_league_prefers_the_id_a_game_carries() -> None:
 def test_bg_stats_knows_a_player_by_the_rosters_id_else_by_the_name() -> None:
     assert [(p["name"], p["sourcePlayerId"]) for p in play(GAME)["players"]] == [
         ("Ann Lee", "ann-lee"), ("Zed", "Zed")]
+
+
+def test_the_nights_standings_know_a_player_by_the_id_carried_whatever_the_spelling(
+        tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "night.sqlite3")
+    store.use(Roster.of([Person("ann-lee", "Annabel Lee")]))
+    again = replace(GAME, id=8, players=(topics.Player(0, "A. Lee", 5, 2, "ann-lee"),
+                                         topics.Player(1, "Zed", 9, 1)))
+    for message in (GAME, again, topics.Live("table-1", "Table 1", "", (), "", "idle", (), (),
+                                             "", 0, (7, 8), "2026-11-24T22:00:00+00:00")):
+        store.apply(message)
+    assert {row.name: (row.played, row.wins) for row in store.night().standings} == {
+        "Annabel Lee": (2, 1), "Zed": (2, 1)}
+    store.close()
