@@ -35,7 +35,11 @@ topic write tc/_night/roster
 user night_host
 topic write tc/_night/seating
 
-pattern readwrite tc/%u/#
+# A table's three topics and nothing deeper or beside them: a login cannot make the broker
+# keep junk under its id (tc/%u/junk/...), only its status, live state and finished games.
+pattern readwrite tc/%u/status
+pattern readwrite tc/%u/live
+pattern readwrite tc/%u/game/+
 pattern read tc/_night/seating
 pattern read tc/_night/roster
 """
@@ -89,8 +93,9 @@ class LocalBroker:
             "persistence true",
             f"persistence_location {folder}/",
             "max_queued_messages 20000",
+            "max_queued_bytes 33554432",
             "max_inflight_messages 100",
-            "max_packet_size 65536",
+            "max_packet_size 16896",
             f"log_dest file {folder / 'mosquitto.log'}",
             f"user {getpass.getuser()}",  # as root, mosquitto would switch to its own user
         ]) + "\n")

@@ -1,8 +1,8 @@
 """The night's MQTT topics and payloads: the one contract between publishers and the hub.
 
 Every topic sits under ``tc/<table id>/``, and a table logs in to the broker with its table
-id as user name, so one ACL pattern (``pattern write tc/%u/#``) lets a table write only its
-own topics. All three are retained and sent with QoS 1:
+id as user name, so ACL patterns (``pattern readwrite tc/%u/live``, ...) let a table write
+only these three topics of its own. All three are retained and sent with QoS 1:
 
 - ``tc/<id>/status``: ``online`` (sent again every half keep-alive, so the hub hears from an
   idle table too), or the broker's last will ``offline``;
@@ -112,8 +112,8 @@ SEATING = f"{ROOT}/_night/seating"
 HOST_USER = "night_host"  # the only login the ACL lets write :data:`SEATING`
 ROSTER = f"{ROOT}/_night/roster"
 HUB_USER = "night_hub"  # the only login the ACL lets write :data:`ROSTER`
-MAX_ROSTER = 400  # players in the roster message
-MAX_ROSTER_PAYLOAD = 60_000  # 400 players of long names and ids; the broker takes 64 kB
+MAX_ROSTER = 400  # players in the roster message: its names cut to what fits MAX_PAYLOAD
+# (about 300 players of typical names), as the broker takes no packet much larger
 MAX_TABLES = 64  # tables in a seating
 SHORT = "/g/"  # where a finished game's short address starts on the hub
 
@@ -313,7 +313,7 @@ def roster_payload(roster: NightRoster) -> bytes:
 def fit_roster(roster: NightRoster) -> NightRoster:
     """``roster`` cut to the players that fit a message, in its order."""
     players = roster.players[:MAX_ROSTER]
-    while len(roster_payload(NightRoster(players))) > MAX_ROSTER_PAYLOAD:
+    while len(roster_payload(NightRoster(players))) > MAX_PAYLOAD:
         players = players[:len(players) * 9 // 10]
     return NightRoster(players)
 
@@ -339,9 +339,8 @@ def parse(topic: str, payload: bytes) -> Message:
     bounded before the JSON parser sees it, and every field is checked for its type, length,
     characters and range before it reaches a typed message.
     """
-    most = MAX_ROSTER_PAYLOAD if topic == ROSTER else MAX_PAYLOAD
-    if len(payload) > most:
-        raise BadMessage(f"{len(payload)} bytes, more than {most}")
+    if len(payload) > MAX_PAYLOAD:
+        raise BadMessage(f"{len(payload)} bytes, more than {MAX_PAYLOAD}")
     if topic == ROSTER:
         return _roster(_object(payload, 3, 2 + MAX_ROSTER)) if payload else NightRoster(())
     if topic == SEATING:

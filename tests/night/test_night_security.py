@@ -69,14 +69,17 @@ def test_a_missing_or_open_password_file_is_one_line_naming_the_config_key(
 
 def test_malformed_and_oversized_messages_are_counted_logged_and_survived(
         broker: Broker, hub: Hub) -> None:
+    at_the_door = mqtt_client(broker, "table-1")  # the broker stops these before the hub
+    send(at_the_door, "tc/table-1/other", b"{}")  # no topic of the contract
+    send(at_the_door, topics.game_topic("table-1", 1), b"{" + b" " * 20_000 + b"}")  # too big
+    hang_up(at_the_door)
     table1 = mqtt_client(broker, "table-1")
     good = topics.live_payload(replace(LIVE, table="table-1", name="Table 1"))
     bad = [
         (topics.live_topic("table-1"), b"not json"),
         (topics.live_topic("table-1"), good.replace(b'"dice":[6,6]', b'"dice":[7]')),
-        (topics.game_topic("table-1", 1), b"{" + b" " * 20_000 + b"}"),
+        (topics.game_topic("table-1", 2), b"{" + b" " * 16_000 + b"}"),  # no game in it
         (topics.status_topic("table-1"), b"maybe"),
-        ("tc/table-1/other", b"{}"),
     ]
     for topic, payload in bad:
         send(table1, topic, payload)
@@ -215,3 +218,41 @@ def test_nothing_a_message_holds_raises_past_the_handler(
     link.client.on_message(link.client, None, message(b"tc/table-1/live", live))
     assert store.table("table-1") is not None
     store.close()
+
+
+def broker_rss_kb(broker: Broker) -> int:
+    assert broker.process is not None
+    status = Path(f"/proc/{broker.process.pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines()
+                    if line.startswith("VmRSS:")))
+
+
+def test_the_broker_keeps_nothing_a_table_sends_beside_its_three_topics(
+        broker: Broker, readers: tuple[str, ...]) -> None:
+    """Junk under a table's own id, and messages larger than the hub takes, are refused at
+    the broker: nothing is retained, and its memory does not grow with the attempts."""
+    before = broker_rss_kb(broker)
+    table3 = mqtt_client(broker, "table-3")
+    for n in range(300):
+        table3.publish(f"tc/table-3/junk/{n}", b"x" * 1000, qos=0, retain=True)
+    send(table3, topics.status_topic("table-3"), b"online")  # its own topic: still taken
+    hang_up(table3)
+    for n in range(40):  # each too large for the hub: the broker drops the connection
+        client = mqtt_client(broker, "table-3")
+        client.publish(topics.game_topic("table-3", n + 1), b"x" * 60_000, qos=0, retain=True)
+        hang_up(client)
+    seen: list[str] = []
+    observer = mqtt_client(broker, readers[0])
+    observer.on_message = lambda client, userdata, message: seen.append(message.topic)
+    observer.subscribe("tc/#", qos=1)
+    until(lambda: "tc/table-3/status" in seen, 5, "the table's own retained status")
+    time.sleep(0.5)  # anything else retained arrives with it
+    hang_up(observer)
+    assert seen == ["tc/table-3/status"]
+    assert "Denied PUBLISH from table-3" in broker.log
+    assert broker_rss_kb(broker) - before < 10_000  # kB: nothing kept of 12 MB sent
+
+
+@pytest.fixture
+def readers() -> tuple[str, ...]:
+    return ("observer",)

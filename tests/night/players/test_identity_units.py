@@ -57,7 +57,7 @@ def test_a_roster_too_big_for_a_message_is_cut_to_what_fits() -> None:
     payload = topics.roster_payload(cut)
     assert 0 < len(cut.players) < len(many.players) and cut.players == many.players[
         :len(cut.players)]
-    assert len(payload) <= topics.MAX_ROSTER_PAYLOAD
+    assert len(payload) <= topics.MAX_PAYLOAD  # what the hub and the broker take
     assert topics.parse(topics.ROSTER, payload) == cut
 
 
