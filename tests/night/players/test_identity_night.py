@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from night_parts import ROOT, Broker, Hub, Table, private, until
+from night_parts import ROOT, Broker, Hub, Table, hang_up, mqtt_client, private, send, until
 
 from firmware_host import next_round
 from firmware_host.journal import Journal
@@ -148,3 +148,21 @@ def test_only_the_hub_may_publish_the_roster() -> None:
     assert "pattern read tc/_night/roster" in lines
     assert not any(line.startswith("pattern write") or "readwrite tc/_night" in line
                    for line in lines)
+
+
+def test_no_table_nor_the_host_can_put_a_roster_on_the_tables(
+        broker: Broker, hub: Hub, tables: list[Table]) -> None:
+    """Through the real broker with the shipped ACL: a forged roster from a table's login or
+    the host's is refused, and the tables keep the hub's (an empty one: no file)."""
+    table = tables[0]
+    Journal.open(table.journal).close()
+    publisher = table.publish()
+    until(lambda: "connected to" in publisher.output(), 10, "the table's publisher connected")
+    forged = topics.roster_payload(topics.NightRoster((topics.Listed("mallory", "Mallory"),)))
+    for login in ("table-2", "night_host"):
+        client = mqtt_client(broker, login)
+        send(client, topics.ROSTER, forged)
+        hang_up(client)
+    until(lambda: "Denied PUBLISH from night_host" in broker.log, 5, "the host's refused")
+    assert "Denied PUBLISH from table-2" in broker.log
+    assert read_roster(roster_beside(table.journal)) == ()
