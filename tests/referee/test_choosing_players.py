@@ -20,6 +20,8 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from hypothesis import given
 from hypothesis import strategies as st
+from journal_helpers import new_game
+from journal_helpers import play as play_journaled
 from test_referee import Table as RefereeTable
 
 import games
@@ -371,3 +373,22 @@ def test_pins_the_same_players_start_with_one_press(tmp_path: Path) -> None:
         play(scenario, CONFIG, journal, MockFactory(), tmp_path / "out", seed=1)
         state = journal.resume()
     assert state is not None and state.setup.names == ("Cy", "Dee", "Ben")
+
+
+def test_the_journal_keeps_an_id_a_seat_under_the_games_hash(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    with Journal.open(path) as journal:
+        game = new_game(target=5, names=("Ann Lee", "Ben"))
+        with pytest.raises(ValueError, match="one roster id or '' a seat"):
+            journal.start(game, ["Ann Lee", ""])
+        with pytest.raises(ValueError):
+            journal.start(game, ["ann-lee"])  # one for each seat
+        journal.start(game, ["ann-lee", ""])
+        play_journaled(journal, game, "roll 3", "bank", "roll 5", "bank")
+        [played] = journal.finished_games()
+        assert [(p.name, p.id) for p in played.players] == [("Ann Lee", "ann-lee"), ("Ben", "")]
+    with closing(sqlite3.connect(path)) as db, db:  # an id changed on disk is damage
+        db.execute("UPDATE games SET setup = replace(setup, 'ann-lee', 'mallory')")
+    with Journal.open(path) as journal:
+        assert journal.finished_games() == []
+        assert "hash mismatch" in str(journal.problems[0])
