@@ -38,6 +38,12 @@ def shown(rating: Rating) -> str:
     return f"{rating.shown}, provisional" if rating.provisional else str(rating.shown)
 
 
+def rating_cell(rating: Rating) -> Html:
+    """A rating in the league's table: the score, and under it "provisional" in small type."""
+    return render('{value}<span class="prov">provisional</span>', value=rating.shown
+                  ) if rating.provisional else render("{value}", value=rating.shown)
+
+
 PLAYER_COLUMNS = (
     ("#", "place by rating; =2: level on Rating"),
     ("Player", "as the roster names them"),
@@ -59,7 +65,7 @@ def players_page(league: League) -> Html:
     places = ranks([(p.rating.provisional, p.rating.shown) for p in ranked])
     rows_ = join((render('<tr><td>{rank}</td><td><a href="{href}">{name}</a></td>'
                          "<td>{rating}</td><td>{wins}</td><td>{games}</td></tr>", rank=rank,
-                         href=href(p), name=p.name, rating=shown(p.rating),
+                         href=href(p), name=p.name, rating=rating_cell(p.rating),
                          wins=sum(a.won for a in p.appearances), games=len(p.appearances))
                   for rank, p in zip(places, ranked, strict=True)), NEWLINE)
     table = render('<table><thead><tr><th scope="col">#</th><th scope="col">Player</th>'

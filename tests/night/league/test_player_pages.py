@@ -83,7 +83,7 @@ def test_the_players_page_ranks_by_rating_and_links_each_player(
     names = [p.name for p in league.ranked()]
     assert [text.index(f">{n}</a>") for n in names if "<" not in n] == sorted(
         text.index(f">{n}</a>") for n in names if "<" not in n)
-    assert 'href="/players/ann"' in text and ", provisional" in text
+    assert 'href="/players/ann"' in text and '<span class="prov">provisional</span>' in text
     assert "<img" not in text and "&lt;img src=x" in text  # escaped, never a tag
 
 

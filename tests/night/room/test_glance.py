@@ -169,10 +169,11 @@ def test_the_phone_page_reads_at_a_glance(browser: Any, hub: tuple[str, Store, C
     assert heads == terms == ["#", "Player", "Rating", "Won", "Games"]
     one_line_each(phone, "#league")
     ratings = [r.split("\t")[2] for r in phone.locator("#league tbody tr").all_inner_texts()]
-    values = [int(r.split(",")[0]) for r in ratings]
+    values = [int(r.split()[0]) for r in ratings]
     assert values and min(values) >= 0, ratings
     assert "provisional" in ratings[-1] and "sigma" not in phone.locator("main").inner_text()
     assert "Provisional: fewer than 5 games" in phone.locator("#league").inner_text()
+    keep(phone, "players-390x844.png", full_page=True)
     places = [r.split("\t")[0] for r in phone.locator("#league tbody tr").all_inner_texts()]
     assert "=" in "".join(places), "Cat and Dan, rated alike, are tied"  # two lost games each
     phone.close()
