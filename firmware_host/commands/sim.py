@@ -27,14 +27,13 @@ from typing import TextIO
 
 from firmware_host.commands import Subparsers, add_command, output_folder
 from firmware_host.config import SIM_JOURNAL_NAME, Config, SerialConfig, load, sim_journal
-from firmware_host.daemon import assemble, journal_state, open_journal, resume
+from firmware_host.daemon import assemble, journal_state, open_journal
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal
 from firmware_host.loop import POLL_INTERVAL, every, stop_on_signals
-from firmware_host.sensing import Square, recogniser_for
 from firmware_host.sim import scenario as scenarios
 from firmware_host.sim.keys import Keyboard
-from firmware_host.sim.runner import play
+from firmware_host.sim.runner import play, put_pieces_back
 from firmware_host.sim.terminal import LiveScreen, keys_mode, reader
 from firmware_host.sim.view import AUTO, VIEWS
 from games.words import count
@@ -43,7 +42,6 @@ from hardware.events import Event, InputEdge
 from hardware.pins.driver_types import PinFactory
 from hardware.pins.factory import mock_factory
 from hardware.serial.bridge import Opener, serial_for_url
-from hardware.wiring.pinmap import PinMap
 
 DEMO = "demo"
 SCENARIO_SEED = 1
@@ -157,22 +155,6 @@ def interactive(config: Config, journal: Journal, factory: PinFactory, resources
     print(f"table-companion sim: {count(daemon.loop.handled, 'event')} handled; journal "
           f"{journal.path}: {journal_state(journal)}", file=out)
     return 0
-
-
-def put_pieces_back(journal: Journal, pins: PinMap, table: MockTable) -> set[Square]:
-    """The simulated chips or markers of a resumed sensed game, put where the game has
-    them before the first scan: the journal keeps the game, and the game says where its
-    pieces are, so a restart never asks the player to put back pieces only simulated."""
-    game = resume(journal)
-    matrix = pins.matrix
-    recogniser = None if game is None else recogniser_for(game, matrix.layout,
-                                                          columns=len(matrix.cols))
-    if game is None or recogniser is None:
-        return set()
-    pieces = set(recogniser.expected(game))
-    for row, col in pieces:
-        table.place(row, col)
-    return pieces
 
 
 def serial_device(config: Config, port: str | None) -> SerialConfig | None:

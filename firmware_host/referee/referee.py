@@ -373,6 +373,7 @@ class Referee:
                         self.parts.label(*square))
         rival = None
         if outcome.offer is not None and self.table is not None:
+            self.table.message = None  # an older notice hid the offer and took its SELECT
             self.table.offer(outcome.offer, outcome.message)
         elif outcome.refused is not None and self.table is not None \
                 and (rival := self.by_board.rival(self.table.game, square, outcome.refused)):

@@ -19,8 +19,9 @@ from pathlib import Path
 from PIL import Image
 
 from firmware_host.config import Config
-from firmware_host.daemon import assemble, journal_state
+from firmware_host.daemon import assemble, journal_state, resume
 from firmware_host.journal import Journal
+from firmware_host.sensing import Square, recogniser_for
 from firmware_host.sim.scenario import Act, Scenario
 from games.words import count
 from hardware.controls.mock_table import MockTable
@@ -28,6 +29,7 @@ from hardware.display.emulators import GifRecorder, PngFrames
 from hardware.events import Event
 from hardware.pins.clock import ManualClock
 from hardware.pins.driver_types import PinFactory
+from hardware.wiring.pinmap import PinMap
 
 
 class ScriptedTime:
@@ -101,6 +103,7 @@ def play(scenario: Scenario, config: Config, journal: Journal, factory: PinFacto
     config = replace(config, pin_map=scenario.map_source)
     clock = ManualClock()
     table = MockTable(scenario.pin_map, factory)  # before the drivers claim the pins
+    put_pieces_back(journal, scenario.pin_map, table)  # a board keeps its pieces over a stop
     acts, end = scenario.timeline()
     events = ScriptedTime(clock, acts, end, table)
     recording = Recording(out, out / f"{scenario.name}.gif", clock)
@@ -113,3 +116,19 @@ def play(scenario: Scenario, config: Config, journal: Journal, factory: PinFacto
     recording.gif.save()
     return Played(recording.pngs.count, recording.gif.path, handled,
                   round(clock(), 3), journal_state(journal))
+
+
+def put_pieces_back(journal: Journal, pins: PinMap, table: MockTable) -> set[Square]:
+    """The simulated chips or markers of a resumed sensed game, put where the game has
+    them before the first scan: the journal keeps the game, and the game says where its
+    pieces are, so a restart never asks the player to put back pieces only simulated."""
+    game = resume(journal)
+    matrix = pins.matrix
+    recogniser = None if game is None else recogniser_for(game, matrix.layout,
+                                                          columns=len(matrix.cols))
+    if game is None or recogniser is None:
+        return set()
+    pieces = set(recogniser.expected(game))
+    for row, col in pieces:
+        table.place(row, col)
+    return pieces

@@ -11,6 +11,7 @@ as was seen), and the next run continues from there to the very same finished ga
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
 import signal
@@ -22,12 +23,14 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from test_e2e import journaled, replayed
 
 from firmware_host.journal import Journal
 from games.core import Phase
 from games.dalmatian import Dalmatian
 
+BENCH = Path(__file__).parents[2] / "bench"
 ROUNDS = 4
 KILL_AFTER = (0, 7, 17, 28)  # actions seen committed before each kill; 0: the game started
 DEADLINE_S = 30.0  # no run may take longer, however loaded the machine
@@ -148,3 +151,26 @@ def test_kill_9_of_the_daemon_loses_no_committed_action(tmp_path: Path) -> None:
         [game] = opened.finished_games()
     assert [p.score for p in game.players] == list(final.scores())
     assert kills_mid_game >= 2, "the kills all missed the game: nothing was tested"
+
+
+def test_a_power_cut_anywhere_in_a_night_on_a_sensed_board_keeps_the_journal_the_night_s(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """bench/power_cut.py on a few points (it tries every one): a night of Sequence Dice
+    played with the chips, killed with SIGKILL as a replacement is due and elsewhere, and
+    started again with the chips where they were. After each restart the journal is the
+    night's beginning and holds every action it held at the cut, no healthy sensor is
+    named dead, and the restart plays the night on (its first SELECT takes the replacement
+    offered, not the "resumed after N moves" shown over it)."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    spec = importlib.util.spec_from_file_location("power_cut_bench", BENCH / "power_cut.py")
+    assert spec is not None and spec.loader is not None
+    power_cut = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(power_cut)
+    actions = power_cut.night()
+    replacements = [seq for seq, action in enumerate(actions) if action.startswith("replace")]
+    points = [0, 9, *replacements[1:5:3], 110]  # the cut as the replacement is being made
+    found = power_cut.campaign(points, then=power_cut.SMOKE_THEN)
+    assert found["killed_mid_night"] >= len(points) - 1, found
+    assert (found["not_prefix"], found["lost_committed"], found["named_dead"],
+            found["tracebacks"]) == ([], [], 0, 0), found
+    assert found["caught_up"] == len(points), found
