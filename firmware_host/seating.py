@@ -42,6 +42,11 @@ class SeatingError(UsageError):
     """Input that cannot be seated, or a night with no legal seating; the message says why."""
 
 
+
+def table_label(name: str) -> str:
+    """``Table 3`` for a table the host named "3" or "Table 3" (never "Table Table 3")."""
+    return name if name.lower().startswith("table") else f"Table {name}"
+
 @dataclass(frozen=True)
 class Table:
     name: str
@@ -97,7 +102,7 @@ class Proposal:
                  f"({sizes}): as even as the games allow"
                  + ("" if self.evenest else " with the apart pairs apart")]
         for seating in self.tables:
-            lines.append(f"Table {seating.table.name} ({seating.title}): "
+            lines.append(f"{table_label(seating.table.name)} ({seating.title}): "
                          + (", ".join(seating.players) or "empty"))
             if seating.teams:
                 lines.append("  teams: " + " against ".join(" and ".join(t)

@@ -126,8 +126,8 @@ def read_games(path: Path, command: str = "export", replay: Container[str] = (),
             problems = [str(problem) for problem in journal.problems]
             earlier = [f"game #{game_id} was set aside ({reason})"
                        for game_id, reason in journal.set_aside()]
-    except UsageError:
-        if not os.access(path.parent, os.W_OK):  # SQLite's log needs the folder writable
+    except UsageError:  # SQLite's log needs the folder of a journal that is there writable
+        if path.exists() and not os.access(path.parent, os.W_OK):
             raise UsageError(not_yours(path, command)) from None
         raise
     return Reading(games, problems, earlier, actions, thrown)

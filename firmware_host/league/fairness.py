@@ -24,6 +24,8 @@ from dataclasses import dataclass, replace
 from itertools import product
 from typing import TypeVar
 
+from games.words import count
+
 SIDES = 6
 TOTALS_OF = (2, 3)  # dice in a throw whose totals a night can test
 SOURCE_WORDS = {"button": "the button roller", "manual": "dice typed in",
@@ -45,7 +47,7 @@ class Verdict:
     statistic: float
     df: int
     p: float | None
-    noun: str = "throws"  # what was counted: "dice" for faces
+    noun: str = "throw"  # what was counted: "die" for faces
     family: int = 1  # the tests judged together with this one (on one page)
     adjusted: float | None = None  # p with the family accounted for (Holm); None: p alone
 
@@ -60,15 +62,15 @@ class Verdict:
 
     def __str__(self) -> str:
         if self.p is None:
-            return (f"{self.throws} {self.noun}: not enough to say anything "
+            return (f"{count(self.throws, self.noun)}: not enough to say anything "
                     f"(the test needs {self.needed})")
         among = f", one of {self.family} tests here" if self.family > 1 else ""
         if not self.unusual:
-            return f"{self.throws} {self.noun}: nothing unusual (p = {self.p:.2f}{among})"
+            return f"{count(self.throws, self.noun)}: nothing unusual (p = {self.p:.2f}{among})"
         often = "less than 0.1%" if self.p < 0.001 else f"{self.p:.1%}"
         flagged = "a page of fair dice is flagged" if self.family > 1 else \
             "one fair set gets flagged"
-        return (f"{self.throws} {self.noun}: unusual: fair dice throw this unevenly {often} "
+        return (f"{count(self.throws, self.noun)}: unusual: fair dice throw this unevenly {often} "
                 f"of the time{among}; {flagged} one time in 20, so keep counting")
 
 
@@ -84,7 +86,7 @@ def totals(dice: int, sides: int = SIDES) -> dict[int, float]:
     return {total: counted[total] / every for total in sorted(counted)}
 
 
-def check(seen: Iterable[int], expected: Mapping[int, float], noun: str = "throws") -> Verdict:
+def check(seen: Iterable[int], expected: Mapping[int, float], noun: str = "throw") -> Verdict:
     """The chi-square test of the values ``seen`` against their chances ``expected``.
 
     A value outside ``expected`` (a 7 on a six-sided die) is a ValueError: it is a bad
@@ -156,7 +158,7 @@ def tested(seen: Counter[int], sums: Mapping[int, Counter[int]]
            ) -> dict[str, tuple[Verdict, Counter[int]]]:
     """:func:`tests` of counts already made: each face seen, and the totals of the throws
     of each number of dice."""
-    found = {"faces": (check(seen.elements(), faces(), "dice"), seen)}
+    found = {"faces": (check(seen.elements(), faces(), "die"), seen)}
     for size in TOTALS_OF:
         if sums.get(size):
             found[f"totals of {size} dice"] = (check(sums[size].elements(), totals(size)),

@@ -25,6 +25,7 @@ from firmware_host.night.results import COLUMNS, rows
 from firmware_host.night.topics import Luck
 from games.core import DIE_FACES
 from games.dalmatian_luck import points
+from games.words import count
 
 CHART_W, CHART_H, PAD = 320, 120, 24
 
@@ -160,11 +161,11 @@ def rating_chart(games: list[Appearance]) -> Html:
     points = " ".join(f"{PAD + i * step:.1f},{PAD + (high - v) / span * (CHART_H - 2 * PAD):.1f}"
                       for i, v in enumerate(values))
     return render('<svg class="rating-chart" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
-                  'role="img" aria-label="rating over {games} games: from {first} to {last}, '
+                  'role="img" aria-label="rating over {games}: from {first} to {last}, '
                   'lowest {low}, highest {high}"><polyline class="line" points="{points}"/>'
                   '<text x="2" y="{top}">{high}</text><text x="2" y="{bottom}">{low}</text>'
-                  '<text x="{right}" y="{bottom}" text-anchor="end">{games} games</text>'
-                  "</svg>", w=CHART_W, h=CHART_H, games=len(values) - 1,
+                  '<text x="{right}" y="{bottom}" text-anchor="end">{games}</text>'
+                  "</svg>", w=CHART_W, h=CHART_H, games=count(len(values) - 1, "game"),
                   first=values[0], last=values[-1], low=low, high=high,
                   points=points, top=PAD - 6, bottom=CHART_H - 6, right=CHART_W - 2)
 
@@ -183,7 +184,7 @@ def luck(games: list[Appearance]) -> Html:
     found = luck_of(games)
     if not found:
         return render('<p class="empty">No game of Dalmatian yet.</p>')
-    total = render("<p>In all {count} games: {line}</p>", count=len(found), line=words(
+    total = render("<p>In all {games}: {line}</p>", games=count(len(found), "game"), line=words(
         sum(x[1] for x in found), sum(x[2] for x in found)))
     nights = dict.fromkeys(a.game.night for a, _, _ in reversed(found))
     per_night = join((render("<li>{night}: {line}</li>", night=night, line=words(

@@ -36,6 +36,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from firmware_host.players import ID as PLAYER_ID
+from firmware_host.seating import table_label
 from games.dalmatian_luck import line
 
 ROOT = "tc"
@@ -241,7 +242,7 @@ class SeatedTable:
     @property
     def label(self) -> str:
         """``Table 3`` (for a table named "3" or "Table 3")."""
-        return self.name if self.name.lower().startswith("table") else f"Table {self.name}"
+        return table_label(self.name)
 
     def line(self) -> str:
         """``Next round: table 3 with Ann, Bob, Cy``, for the table's own screen."""

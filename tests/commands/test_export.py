@@ -161,6 +161,9 @@ def test_mistakes_are_one_line_with_status_2(
         f"table-companion export: error: {missing}: no journal there; give the right --journal"
     )
     assert not missing.exists()
+    elsewhere = tmp_path / "no-such-folder" / "x.sqlite3"  # not "you may not read this"
+    assert exit_message(capsys, "--journal", str(elsewhere)).startswith(
+        f"table-companion export: error: {elsewhere}: no journal there; give the right --journal")
     assert "'21.11.2026' is not a date; write YYYY-MM-DD" in exit_message(
         capsys, "--journal", str(journal_path), "--night", "21.11.2026")
     refused = exit_message(capsys, "--night", "2026-11-21", "--all")
