@@ -458,6 +458,10 @@ def test_a_pulled_plug_alone_is_no_damage_and_a_lost_log_is_named(tmp_path: Path
         problems = [(p.game_id, p.lost) for p in journal.problems]
     assert kept < ACTIONS
     assert problems == [(GAME, ACTIONS - kept)]  # the finished game was checkpointed as it ended
+    copies = sorted(p.name for p in again.parent.glob("j.sqlite3.damaged-*"))
+    with Journal.open(again, FakeClock()) as journal:  # told once, not at every start
+        assert journal.problems == []
+    assert sorted(p.name for p in again.parent.glob("j.sqlite3.damaged-*")) == copies
 
 
 def test_the_screen_names_lost_actions_first() -> None:

@@ -16,6 +16,7 @@ import random
 import shutil
 import sqlite3
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
 
@@ -250,3 +251,22 @@ def test_export_of_a_damaged_file_leaves_it_as_found(
     db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)  # still what it was
     assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 3
     db.close()
+
+
+def test_a_second_salvage_in_the_same_second_keeps_the_first_files_as_found(
+        original: tuple[Path, list[PlayedGame]], tmp_path: Path) -> None:
+    path = case(original, tmp_path)
+    def stopped() -> datetime:
+        return datetime(2026, 11, 21, 23, 0, tzinfo=UTC)
+
+    found = []
+    for _ in range(2):
+        path.write_bytes(b"not a journal, " * 400)
+        found.append(path.read_bytes())
+        with Journal.open(path, stopped, salvage=True) as journal:
+            assert "moved aside" in str(journal.problems[0])
+    kept = sorted(p for p in tmp_path.glob("j.sqlite3.damaged-*")
+                  if not p.name.endswith(("-wal", "-shm")))
+    assert [p.name for p in kept] == ["j.sqlite3.damaged-20261121T230000",
+                                      "j.sqlite3.damaged-20261121T230000.2"]
+    assert [p.read_bytes() for p in kept] == found
