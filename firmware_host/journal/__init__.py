@@ -265,6 +265,7 @@ class Journal:
         self._checkpointer = checkpointer
         self._shown: Shown | None = None  # the note of the last commit shown (the daemon's)
         self._held = HeldFile(path)
+        self._the_table = False  # the daemon's own journal: it settles what a lock held
         self.notices: list[str] = []
         """What a start has to tell about moves held for a lock before it (not damage)."""
 
@@ -293,6 +294,7 @@ class Journal:
             damage = err.damage
         else:
             journal._recover_log(log_damage, last_shown, shown, stamp)
+            journal._the_table = salvage
             return journal
         aside = (log_damage.aside if log_damage is not None and log_damage.aside is not None
                  else aside_name(path, stamp))
@@ -313,6 +315,7 @@ class Journal:
                                                        "read)" if aside_too else "")),
                             *lost, *refused]
         journal._recover_log(log_damage, last_shown, shown, stamp, aside)
+        journal._the_table = True
         return journal
 
     def _recover_log(self, damage: LogDamage | None, last_shown: dict[int, int], shown: Shown,
@@ -704,8 +707,10 @@ class Journal:
 
     def _settle_held(self, state: GameState[Any] | None) -> None:
         """Moves a start finds held for a lock before it: played on ``state`` (the game
-        resumed) when they follow it exactly, else told lost; in :attr:`notices`."""
-        if not self._held.present or self._checkpointer is None:  # none, or only reading
+        resumed) when they follow it exactly, else told lost; in :attr:`notices`. Only
+        the table's own journal (opened to salvage) does: a command reading the journal
+        beside a table still waiting for the lock must not play its moves."""
+        if not (self._held.present and self._the_table):  # none, or not the table's to play
             return
         held, current = self._held.read(), self._current
         if held is None:
