@@ -2,8 +2,9 @@
 
 - ``edge_to_bus``: a game night played through the pins. Hands press ROLL, SELECT and
   BACK, turn the knob and put magnets on the Sequence Dice cells of the default pin map
-  (``pi40``), choosing at random among the legal moves, until each of the five games has
-  been played to its end. The daemon is the one :func:`firmware_host.daemon.assemble`
+  (``pi40``), choosing at random among the legal moves, as players do (a replacement is
+  their chip lifted, one's own put on, and SELECT), until each of the five games has been
+  played to its end. The daemon is the one :func:`firmware_host.daemon.assemble`
   builds, with its own loop, referee, journal (a real SQLite file in a temporary folder,
   WAL, ``synchronous=FULL``), screens and the page-diff OLED driver of
   :mod:`hardware.display.oled` on a recording bus. A :class:`~hardware.pins.clock.ManualClock`
@@ -348,10 +349,12 @@ class Hands:
             self._cell(square, True)
         elif verb == "remove":
             self._cell(square, False)
-        else:  # the opponent's chip off, then one's own on
+        else:  # the opponent's chip off, one's own on, then SELECT on the offer (README)
             self._gesture((0.0, lambda: self.table.lift(*square)),
                           (CELL_S, lambda: self.table.place(*square)),
-                          (2 * CELL_S, _nothing))
+                          (2 * CELL_S, lambda: self.table.press(Control.SELECT)),
+                          (2 * CELL_S + CLICK_S, lambda: self.table.release(Control.SELECT)),
+                          (2 * CELL_S + CLICK_S + SETTLE_S, _nothing))
 
     def _fix_board(self, referee: Referee) -> None:
         """Bring the magnets in line with the game, one cell at a time."""
