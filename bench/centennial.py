@@ -8,10 +8,11 @@ import time
 from itertools import product
 
 from random_play import play_out
+from smoke import sized
 
 from games.centennial import HOME, Centennial, targets_reached
 
-GAMES = 200
+GAMES = sized(200, 3)
 SETUPS = {
     "auto": {},
     "auto_no_reuse": {"dice_reuse": False},

@@ -13,11 +13,12 @@ import statistics
 import time
 
 from random_play import play_out
+from smoke import sized
 
 from games.centerpoint import CenterPoint
 from games.centerpoint_board import load_board
 
-GAMES = 40
+GAMES = sized(40, 1)
 SEED = 2024
 
 

@@ -44,8 +44,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from failing_cells import failing_cells
+from failing_cells import TRIALS, failing_cells
 from gpiozero.pins.mock import MockFactory
+from smoke import sized
 
 from hardware.board.matrix import REST_AFTER_S, SLOW_CHATTER, ReedMatrix
 from hardware.board.mock import MockBoard
@@ -56,7 +57,7 @@ ROWS = (7, 8, 9, 10, 11, 12)
 COLS = (20, 21, 22, 23, 24, 25)
 STEP = 0.00025
 LATENCY_GOAL_MS = 150
-HANDS = 20_000
+HANDS = sized(20_000, 30)
 SLOW_WINDOW_S = SLOW_CHATTER[1]
 Cell = tuple[int, int]
 
@@ -432,12 +433,12 @@ def measured(part: Callable[[Bench, random.Random, int], dict[str, Any]], count:
 
 
 def main() -> None:
-    bursts = measured(chatter_bursts, 10_000, 1)
-    slid = measured(slides, 3_000, 2)
-    moves = measured(real_moves, 4_000, 3)
-    rested = measured(partial(real_moves, still=REST_AFTER_S + 1), 500, 4)
+    bursts = measured(chatter_bursts, sized(10_000, 30), 1)
+    slid = measured(slides, sized(3_000, 10), 2)
+    moves = measured(real_moves, sized(4_000, 20), 3)
+    rested = measured(partial(real_moves, still=REST_AFTER_S + 1), sized(500, 3), 4)
     handled = measured(hands, HANDS, 5)
-    failing = failing_cells()
+    failing = failing_cells(sized(TRIALS, 1))
     latency = moves["latency_ms"]["p99"]
     goals = {name: {"value": value, "goal": 0, "ok": value == 0}
              for name, value in (("phantom", bursts["phantom"] + slid["phantom"]),

@@ -1,18 +1,18 @@
 """The whole daemon on mock pins, as JSON: edge-to-bus latency, cold start, memory.
 
-- ``edge_to_bus``: a game night played through the pins. Hands press ROLL, SELECT and
-  BACK, turn the knob and put magnets on the Sequence Dice cells of the default pin map
+- ``edge_to_bus``: a game night played through the pins. Hands press ROLL, SELECT and BACK,
+  turn the knob and put magnets on the Sequence Dice cells of the default pin map
   (``pi40``), choosing at random among the legal moves, as players do (a replacement is
-  their chip lifted, one's own put on, and SELECT), until each of the five games has been
-  played to its end. The daemon is the one :func:`firmware_host.daemon.assemble`
-  builds, with its own loop, referee, journal (a real SQLite file in a temporary folder,
-  WAL, ``synchronous=FULL``), screens and the page-diff OLED driver of
-  :mod:`hardware.display.oled` on a recording bus. A :class:`~hardware.pins.clock.ManualClock`
-  stands in for time, so the 20 ms button debounce and the matrix's 60 ms settling
-  cost no waiting; all the work is real and timed with ``time.perf_counter``. The log is
-  set up as ``table-companion run`` sets it (INFO lines, on a stream that goes to
-  ``/dev/null`` here, to journald under systemd). Between gestures the hands wait for the
-  journal's checkpoints, as the pauses of a real table let them run.
+  their chip lifted, one's own put on, and SELECT), until each of the five games (two in a
+  smoke run) has been played to its end. The daemon is the one
+  :func:`firmware_host.daemon.assemble` builds, with its own loop, referee, journal (a real
+  SQLite file in a temporary folder, WAL, ``synchronous=FULL``), screens and the page-diff
+  OLED driver of :mod:`hardware.display.oled` on a recording bus. A
+  :class:`~hardware.pins.clock.ManualClock` stands in for time, so the 20 ms button debounce
+  and the matrix's 60 ms settling cost no waiting; all the work is real and timed with
+  ``time.perf_counter``. The log is set up as ``table-companion run`` sets it (INFO lines,
+  on a stream that goes to ``/dev/null`` here, to journald under systemd). Between gestures
+  the hands wait for the journal's checkpoints, as the pauses of a real table let them run.
 - ``cold_start``: a fresh interpreter imports the ``table-companion`` command and runs the
   daemon (as ``run`` assembles it, on mock pins, a new journal, the OLED driver on a
   recording bus) until the first frame's bytes are on the bus; timed from just before the
@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image
+from smoke import sized
 
 from firmware_host.commands.run import log_handler
 from firmware_host.config import Config
@@ -61,7 +62,8 @@ from hardware.pins.clock import ManualClock
 from hardware.pins.factory import mock_factory
 
 SEED = 7
-COLD_RUNS = 5
+COLD_RUNS = sized(5, 1)
+GAMES = sized(tuple(REGISTRY), ("centennial", "sequence"))  # played in the night, in turn
 MAX_GESTURES = 20_000  # a night that needs more is stuck: fail rather than spin
 TARGETS = {"edge_p50_ms": 2.0, "edge_p99_ms": 5.0, "rss_mib": 45.0}
 FRAME_BYTES = 1024  # data bytes of a whole 128x64 frame
@@ -163,7 +165,7 @@ class Hands:
         self.rng = rng
         self.daemon: Daemon | None = None
         self.samples: list[Sample] = []
-        self.games_left = list(REGISTRY)
+        self.games_left = list(GAMES)
         self.games_played: dict[str, int] = {}
         self.gestures = 0
         self._acts: deque[tuple[float, Callable[[], None]]] = deque()
@@ -615,9 +617,9 @@ def main() -> None:
             "cold_start": "parent perf_counter before starting `python -c` to the child's "
                           "perf_counter after the first frame's bytes are on the recording bus "
                           "(imports the CLI, new journal, mock pins, luma init, assemble, "
-                          "first render); median of 5; first_frame_cpu_s is the child's own "
-                          "CPU time (process_time) at that moment, which a busy machine does "
-                          "not inflate as it does the wall time",
+                          f"first render); median of {COLD_RUNS}; first_frame_cpu_s is the "
+                          "child's own CPU time (process_time) at that moment, which a busy "
+                          "machine does not inflate as it does the wall time",
             "memory": "this process's /proc/self/status after the night (VmRSS, VmHWM, "
                       "Threads) and threading.active_count()",
         },

@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Callable
 
 from PIL import Image
+from smoke import sized
 
 from hardware.display.emulators import TerminalView
 from hardware.display.factory import OledConfig, build_luma_device, build_oled
@@ -23,7 +24,7 @@ from hardware.display.pages import pack_pages
 from hardware.display.protocol import new_frame
 from hardware.display.samples import sample_screen
 
-REPEATS = 200
+REPEATS = sized(200, 3)
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)  # luma's use of getdata()
 

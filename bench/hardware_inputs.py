@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from gpiozero import Button, DigitalOutputDevice, InputDevice, RotaryEncoder
 from gpiozero.pins.mock import MockFactory
+from smoke import sized
 
 from hardware.board.matrix import ReedMatrix
 from hardware.board.mock import MockBoard
@@ -26,7 +27,8 @@ from hardware.controls.mock_table import MockTable
 from hardware.pins.clock import ManualClock
 from hardware.wiring.pinmap import load_pin_map
 
-RUNS = 3000
+RUNS = sized(3000, 20)
+POLLS = sized(1000, 10)
 TARGET_6X6_US = 500
 
 
@@ -70,7 +72,7 @@ def full_set() -> dict[str, object]:
     ours = {"threads_added": threading.active_count() - threads,
             "rss_kib_added": rss_kib() - rss}
     inputs.poll()
-    poll = timed_us(inputs.poll, 1000)
+    poll = timed_us(inputs.poll, POLLS)
     inputs.close()
 
     naive_factory = MockFactory()

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory
+from smoke import sized
 
 from firmware_host.config import Config
 from firmware_host.daemon import assemble
@@ -42,8 +43,9 @@ from hardware.board.matrix import REST_AFTER_S
 from hardware.controls.mock_table import MockTable
 from hardware.events import Control, Event
 
-IDLE_S = 10.0
-PRESSES = 40
+IDLE_S = sized(10.0, 0.2)
+IDLE_RUNS = sized(3, 1)
+PRESSES = sized(40, 2)
 GOAL_CPU_PERCENT = 0.2
 GOAL_MS = 2.0
 WAIT_S = 5.0
@@ -108,7 +110,7 @@ def main() -> None:
         runner = threading.Thread(target=daemon.loop.run)
         runner.start()
         time.sleep(1.0)
-        idle_empty = [cpu_percent(IDLE_S) for _ in range(3)]
+        idle_empty = [cpu_percent(IDLE_S) for _ in range(IDLE_RUNS)]
         knob = latencies("a turn of the knob", lambda: table.turn(1), lambda: table.turn(-1),
                          handled)
         press = latencies("a press of SELECT", lambda: table.press(Control.SELECT),
@@ -120,7 +122,7 @@ def main() -> None:
         time.sleep(0.5)
         busy_hands = cpu_percent(REST_AFTER_S - 1.0)
         time.sleep(1.5)
-        idle_piece = [cpu_percent(IDLE_S) for _ in range(3)]
+        idle_piece = [cpu_percent(IDLE_S) for _ in range(IDLE_RUNS)]
         daemon.loop.stop()
         runner.join()
     latency = {"knob_to_referee_ms": knob, "press_to_referee_ms": press,

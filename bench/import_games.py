@@ -7,7 +7,9 @@ import statistics
 import subprocess
 import sys
 
-RUNS = 15
+from smoke import sized
+
+RUNS = sized(15, 2)
 PROBE = "import time; t = time.perf_counter(); import games; print(time.perf_counter() - t)"
 
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from random_play import play_out
+from smoke import sized
 
 import games
 from firmware_host.journal import Journal, system_clock
@@ -41,13 +42,16 @@ from games.centennial import Centennial
 from games.centerpoint import CenterPoint
 from games.core import GameState, Phase, Result, Roll
 
-ACTIONS = 400
+ACTIONS = sized(400, 10)
 SEED = 2024
-SIZES = (100, 50_000)
-TIMED = 300  # applies timed at each size
+SIZES = sized((100, 50_000), (100, 1_000))
+TIMED = sized(300, 5)  # applies timed at each size
 GROWTH_GOAL = 1.3
 RESUME_GOAL_MS = 50.0
-RESUME_ACTIONS = 2_500
+RESUME_ACTIONS = sized(2_500, 200)
+RESUMES = sized(5, 1)  # opened and resumed, each journal
+CENTERPOINT_SEEDS = sized(6, 1)
+STAMPS = sized(20_000, 100)
 
 
 class Tally(GameState[str]):
@@ -151,7 +155,7 @@ def growth(folder: Path) -> dict[str, Any]:
     return found
 
 
-def longest_centerpoint(seeds: int = 6) -> CenterPoint:
+def longest_centerpoint(seeds: int = CENTERPOINT_SEEDS) -> CenterPoint:
     best: CenterPoint | None = None
     for seed in range(seeds):
         game = play_out(CenterPoint.new(4), random.Random(seed))
@@ -179,7 +183,7 @@ def resume(folder: Path) -> dict[str, Any]:
         with Journal.open(path) as journal:
             journal.start(game)
         runs = []
-        for _ in range(5):
+        for _ in range(RESUMES):
             resumed: list[GameState[Any] | None] = []
             runs.append(timed(partial(open_and_resume, path, resumed))[0])
             assert resumed[0] is not None and len(resumed[0].history) == len(game.history)
@@ -201,7 +205,7 @@ def undo(folder: Path) -> dict[str, Any]:
             "rules_undo_by_replay_ms_p50": round(replay_undo, 3)}
 
 
-def stamp(runs: int = 20_000) -> dict[str, float]:
+def stamp(runs: int = STAMPS) -> dict[str, float]:
     def each(make: Callable[[], datetime]) -> float:
         started = time.perf_counter()
         for _ in range(runs):
@@ -216,6 +220,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, default=None, help="where to make the journals")
     parser.add_argument("--actions", type=int, default=ACTIONS)
+    parser.add_argument("--smoke", action="store_true", help="small sizes, for the test suite")
     args = parser.parse_args()
     games.REGISTRY["tally"] = f"{__name__}:Tally"  # resume finds games by name
     with tempfile.TemporaryDirectory(dir=args.dir) as name:
@@ -235,8 +240,9 @@ def main() -> int:
         "undo": undone,
         "stamp": stamped,
         "goals": {
-            "apply_cpu_ratio_50000_to_100": {"value": grown["cpu_ratio"], "goal": GROWTH_GOAL,
-                                             "ok": grown["cpu_ratio"] <= GROWTH_GOAL},
+            f"apply_cpu_ratio_{SIZES[-1]}_to_{SIZES[0]}": {
+                "value": grown["cpu_ratio"], "goal": GROWTH_GOAL,
+                "ok": grown["cpu_ratio"] <= GROWTH_GOAL},
             f"resume_{RESUME_ACTIONS}_actions_ms": {"value": resume_ms, "goal": RESUME_GOAL_MS,
                                                    "ok": resume_ms <= RESUME_GOAL_MS},
         },

@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable
 
 from gpiozero.pins.mock import MockFactory
+from smoke import sized
 
 from hardware.controls.push_button import DebouncedButton
 from hardware.pins.clock import ManualClock
@@ -29,7 +30,7 @@ from hardware.pins.edges import earliest
 
 PIN = 5
 HOLD_S = 1.0
-CLICKS = 10_000
+CLICKS = sized(10_000, 100)
 Lateness = Callable[[random.Random], float]
 PROFILES: dict[str, Lateness] = {
     "late_0_200ms": lambda rng: rng.uniform(0, 0.2),

@@ -21,14 +21,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from random_play import play_out  # noqa: E402
+from smoke import sized  # noqa: E402
 
 from games.core import Phase  # noqa: E402
 from games.dalmatian import Dalmatian  # noqa: E402
 from games.dalmatian_luck import turns  # noqa: E402
 
 SEED = 24
-WARM_RUNS = 20
-FRESH_RUNS = 3
+WARM_RUNS = sized(20, 1)
+FRESH_RUNS = sized(3, 1)
 
 COLD = """
 import random, sys, time

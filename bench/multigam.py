@@ -20,10 +20,12 @@ import random
 import statistics
 import time
 
+from smoke import sized
+
 from games.core import Phase
 from games.multigam import DICE_RULES, MultiGam, legal_plays
 
-GAMES = 300
+GAMES = sized(300, 2)
 SEED = 2024
 
 Position = tuple[list[list[int]], int, tuple[int, int]]  # counts, player to move, dice

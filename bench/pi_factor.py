@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 
 from random_play import play_out
+from smoke import sized
 
 import games.dalmatian_advice
 from firmware_host.screens import render
@@ -29,7 +30,7 @@ from games.dalmatian import Dalmatian
 from games.dalmatian_advice import prepare
 from games.dalmatian_score import TOTALS
 
-REPEATS = 7
+REPEATS = sized(7, 1)
 REFERENCE_MS = {"render_samples": 76.89, "advisor_tables": 30.7, "dalmatian_games": 35.47}
 """Best-of-REPEATS on the development machine (x86-64, 2 cores, CPython 3.11), the lowest of
 three runs at a load average of 1.2; the render workload follows the sample screens, so
@@ -80,6 +81,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reference", action="store_true",
                         help="print this machine's times as the reference table")
+    parser.add_argument("--smoke", action="store_true",
+                        help="one run of each workload, for the test suite (no factor to use)")
     args = parser.parse_args()
     here = {name: round(best_ms(work), 2) for name, work in WORKLOADS.items()}
     if args.reference:

@@ -29,6 +29,7 @@ from typing import Any
 from chatter import LATENCY_GOAL_MS, Bench, hands
 from gpiozero.pins.mock import MockFactory
 from idle import GOAL_CPU_PERCENT, Blank, cpu_percent
+from smoke import sized
 
 from firmware_host.config import Config
 from firmware_host.daemon import assemble
@@ -37,10 +38,10 @@ from hardware.board.matrix import REST_AFTER_S
 from hardware.controls.mock_table import MockTable
 from hardware.events import Event
 
-CHOICES: tuple[float | None, ...] = (0.025, 0.05, 0.1, 0.2, None)
-IDLE_S = 4.0
-RUNS = 3
-MOVES = 2_000
+CHOICES: tuple[float | None, ...] = sized((0.025, 0.05, 0.1, 0.2, None), (None,))
+IDLE_S = sized(4.0, 0.2)
+RUNS = sized(3, 1)
+MOVES = sized(2_000, 3)
 
 
 def idle_cpu(rest_patrol: float | None) -> list[float]:

@@ -8,6 +8,9 @@ it. A last line gathers every benchmark's ``goals`` (figure, goal, ok). Byte cou
 wire times do not scale with the CPU; for the daemon the projected
 update also gets its wire time added, at 100 and 400 kHz. The projection is labelled as such:
 it is this machine's figure times a factor, not a measurement on a Pi.
+
+``--smoke`` passes ``--smoke`` to each benchmark: small sizes, seconds each, to see them all
+run to their end (``tests/test_benches.py`` runs it); its figures are no measurement.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-SKIP = {"run_all.py", "pi_factor.py", "random_play.py", "failing_cells.py"}  # this script,
-# the one to run on the Pi itself, a helper the benchmarks share, and a part of chatter.py
+SKIP = {"run_all.py", "pi_factor.py", "random_play.py", "smoke.py", "failing_cells.py"}  # this
+# script, the one to run on the Pi itself, two helpers the benchmarks share, a part of chatter.py
 UNITS = ("_ms", "_s", "_us")
 NOT_TIMES = {"n", "ok", "goal", "bench", "runs", "repeats"}
 
@@ -71,6 +74,8 @@ def main() -> int:
     parser.add_argument("--factor", type=float, default=None,
                         help="how many times slower a Pi Zero 2 W is (bench/pi_factor.py "
                              "prints it on a Pi); default 10, assumed")
+    parser.add_argument("--smoke", action="store_true",
+                        help="each benchmark in its smoke mode: seconds, figures not to quote")
     parser.add_argument("names", nargs="*", help="only these benchmarks (e.g. screens daemon)")
     args = parser.parse_args()
     factor = 10.0 if args.factor is None else args.factor
@@ -82,7 +87,8 @@ def main() -> int:
         if script.name in SKIP or (args.names and script.stem not in args.names):
             continue
         print(f"running {script.name} ...", file=sys.stderr)
-        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+        done = subprocess.run([sys.executable, str(script), *["--smoke"] * args.smoke],
+                              capture_output=True, text=True)
         if done.returncode != 0:
             failed += 1
             print(json.dumps({"bench": script.stem, "error": done.stderr.strip()[-500:]}))
@@ -92,7 +98,7 @@ def main() -> int:
             goals |= {f"{script.stem}.{name}": goal
                       for name, goal in result.get("goals", {}).items()}
     print(json.dumps({"bench": "goals", "all_ok": all(g["ok"] for g in goals.values()),
-                      "goals": goals}))
+                      "smoke": args.smoke, "goals": goals}))
     return 1 if failed else 0
 
 

@@ -10,13 +10,16 @@ import random
 import time
 from unittest.mock import patch
 
+from smoke import sized
+
 from firmware_host import seating
 from firmware_host.seating import Night, Proposal, SeatingError, Table, propose
 from games import REGISTRY, game_class
 
 PLAYERS, TABLES, PAST_ROUNDS = 60, 15, 12
-NIGHTS = 2_000
-COMPARED = 30  # 12-player nights seated by the swap search and exhaustively
+BIG_NIGHTS = sized(5, 1)  # 60-player nights timed
+NIGHTS = sized(2_000, 20)
+COMPARED = sized(30, 1)  # 12-player nights seated by the swap search and exhaustively
 GOAL_S = 1.0
 
 
@@ -79,7 +82,7 @@ def swap_search_worse(rng: random.Random) -> int:
 def main() -> None:
     rng = random.Random(1)
     times = []
-    for seed in range(5):
+    for seed in range(BIG_NIGHTS):
         night = big_night(rng)
         began = time.perf_counter()
         proposal = propose(night, seed)

@@ -12,10 +12,11 @@ import statistics
 import time
 
 from random_play import play_out
+from smoke import sized
 
 from games.sequence import SequenceDice
 
-GAMES = 60
+GAMES = sized(60, 1)
 SEED = 2024
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image
+from smoke import sized
 
 from firmware_host.config import Config, SerialConfig
 from firmware_host.daemon import assemble, open_journal
@@ -39,10 +40,10 @@ from hardware.pins.factory import mock_factory
 from hardware.serial.bridge import serial_for_url
 from hardware.serial.framing import encode_line
 
-FLOOD = 100_000
+FLOOD = sized(100_000, 2_000)
 PRESS_EVERY_S = 0.1
 CLICK_S = 0.08  # a quick click: down this long
-QUIET_PRESSES = 20
+QUIET_PRESSES = sized(20, 3)
 TARGETS = {"press_to_screen_ms_max": 50.0, "rss_growth_mib": 2.0}
 LAST = (6, 6, 6)
 WAIT_S = 5.0

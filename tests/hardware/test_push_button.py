@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -335,11 +336,16 @@ def test_a_poll_made_for_another_input_reads_no_pin(monkeypatch: pytest.MonkeyPa
 
 
 def late_clicks() -> ModuleType:
-    path = Path(__file__).parents[2] / "bench" / "late_clicks.py"
-    spec = importlib.util.spec_from_file_location("late_clicks_bench", path)
+    """The bench, importing its siblings (``smoke``) by name as when run from its folder."""
+    folder = str(Path(__file__).parents[2] / "bench")
+    spec = importlib.util.spec_from_file_location("late_clicks_bench", f"{folder}/late_clicks.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.path.insert(0, folder)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(folder)
     return module
 
 
