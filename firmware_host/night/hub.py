@@ -48,6 +48,7 @@ class Listener:
     def _subscribe(self) -> None:
         """On every connection: the broker's retained status says afresh who is online (a
         broker that lost its state knows only the tables that reconnect)."""
+        self.heard_at = time.monotonic()  # silence counts from here, not from the outage
         were = set(self.store.all_offline())
         self.cards(were)
         self.link.client.subscribe(topics.SUBSCRIPTION, qos=1)

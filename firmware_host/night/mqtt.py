@@ -4,6 +4,10 @@ Both ends log in with a user name and password, keep the connection alive with p
 ``keepalive`` seconds and reconnect by themselves (1 s, doubling to at most 8 s), so a table
 whose Wi-Fi comes back is on the night again within seconds. A refusal by the broker (a
 wrong password, a user the ACL does not know) is logged once per streak, in one line.
+
+:meth:`Link.trying` tells a supervisor whether the link still works at its job (connected,
+or its thread starting attempts as often as it should): a broker that is away is not a
+reason to restart the process that waits for it.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 from firmware_host.night.topics import Broker
 
 RECONNECT_S = (1, 8)
+CONNECT_TIMEOUT_S = 5.0  # for the TCP connection, and again for a TLS handshake
 
 
 class Link:
@@ -39,6 +44,7 @@ class Link:
         self.connected: Callable[[], None] = lambda: None  # set by the publisher or hub
         self.refused: str | None = None  # the broker's last refusal, for tests and the log
         self._reported: str | None = None
+        self.attempted_at = time.monotonic()  # when the thread last began to connect
         client = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"tc-{user}",
                              clean_session=True)
         client.username_pw_set(user, password)
@@ -48,6 +54,8 @@ class Link:
             client.tls_set(ca_certs=None if ca is None else str(ca),
                            cert_reqs=ssl.CERT_REQUIRED)
         client.reconnect_delay_set(*RECONNECT_S)
+        client.connect_timeout = CONNECT_TIMEOUT_S
+        client.on_pre_connect = self._on_pre_connect
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         self.client = client
@@ -71,6 +79,20 @@ class Link:
         """Whether the network thread still runs (it reconnects by itself while it does)."""
         return self._thread.is_alive()
 
+    def patience(self) -> float:
+        """The longest a working thread goes between two attempts to connect: a TCP
+        connection's and a handshake's timeout, the broker's answer (paho waits a keep-alive
+        for it), the longest wait before retrying, and a second of slack for each step."""
+        return 2 * CONNECT_TIMEOUT_S + self.keepalive + RECONNECT_S[1] + 4
+
+    def trying(self, now: float | None = None) -> bool:
+        """Whether the link does its job: its thread runs and is connected, or began an
+        attempt to connect within :meth:`patience` (a thread stuck elsewhere is not trying)."""
+        if not self.alive():
+            return False
+        moment = time.monotonic() if now is None else now
+        return self.is_connected() or moment - self.attempted_at <= self.patience()
+
     def stop(self, last: tuple[str, bytes] | None = None) -> None:
         """Send ``last`` (retained, waited for at most 2 s) if connected, then disconnect and
         wait for the network thread to end (at most a retry's wait and a connection's)."""
@@ -93,6 +115,9 @@ class Link:
             return False
         info = self.client.publish(topic, payload, qos=1, retain=True)
         return info.rc == paho.MQTT_ERR_SUCCESS
+
+    def _on_pre_connect(self, client: paho.Client, userdata: Any) -> None:
+        self.attempted_at = time.monotonic()
 
     def _on_connect(self, client: paho.Client, userdata: Any, flags: Any,
                     reason: ReasonCode, properties: Any) -> None:

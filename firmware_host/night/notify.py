@@ -1,7 +1,7 @@
 """Tell systemd how the service is (``sd_notify``): one datagram to ``$NOTIFY_SOCKET``.
 
 ``READY=1`` once the page is served (the unit is ``Type=notify``), ``WATCHDOG=1`` while the
-hub still hears the broker (the unit's ``WatchdogSec=`` restarts a hub that stops saying it),
+hub's link does its job (the unit's ``WatchdogSec=`` restarts a hub that stops saying it),
 ``STATUS=...`` for ``systemctl status``. Outside systemd there is no socket and nothing is
 sent.
 """

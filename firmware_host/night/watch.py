@@ -5,8 +5,11 @@ thread ended, the broker is lost, or no table has been heard for two keep-alives
 some are online, which tables prevent by sending their status every half keep-alive), sends
 a table's card again when the table falls quiet or is heard again (its "last heard ... ago"),
 sends the results again when the night ends or opens again (the TV's winner of the night),
-and pings systemd's watchdog only while the link is alive and not silent: a hub deaf for
-any reason is restarted by systemd instead of serving a frozen night.
+and pings systemd's watchdog while the link does its job: connected and hearing, or trying
+to connect. A broker that is away is the banner's to say, with the time it went (a
+restart would lose that time, drop every phone's page and bring no broker back); the hub
+is restarted only when its link's thread has ended or is stuck, or when it is connected
+yet hears nothing.
 """
 
 from __future__ import annotations
@@ -73,7 +76,7 @@ class Watch:
             notify(f"STATUS={self.trouble or 'hearing the tables'}")
             self.listener.broadcast.send("banner", sse("banner", {
                 "html": page.banner(self.trouble)}))
-        if link.alive() and not self.silent():
+        if link.trying() and not (link.is_connected() and self.silent()):
             notify("WATCHDOG=1")
         quiet = self.listener.store.quiet()
         self.listener.cards(quiet ^ self._quiet)
@@ -86,7 +89,7 @@ class Watch:
     def _trouble(self) -> str:
         """What is wrong with the link: a key of :data:`TROUBLE`, or ''."""
         link = self.listener.link
-        if not link.alive():
+        if not link.trying():
             return "stopped"
         if link.refused is not None:
             return "refused"

@@ -1,5 +1,6 @@
 """The page tells the truth: a banner when the hub has lost the broker, "last heard ... ago"
-on a table gone quiet, and systemd told (READY, WATCHDOG) only while the hub hears; with a
+on a table gone quiet, and systemd told (READY, WATCHDOG) while the hub hears or waits for
+an absent broker, never while it is connected yet deaf; with a
 real broker that is killed or frozen, real publishers and a real hub, and the page in
 headless Chromium.
 """
@@ -7,12 +8,17 @@ headless Chromium.
 from __future__ import annotations
 
 import contextlib
+import html
+import itertools
 import logging
+import re
 import signal
 import socket
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +29,7 @@ from night_parts import (
     PASSWORD,
     PHONE,
     ROOT,
+    SHIPPED,
     Broker,
     Hub,
     Table,
@@ -33,6 +40,7 @@ from night_parts import (
 )
 
 from firmware_host.night import topics
+from firmware_host.night.broker import free_port
 from firmware_host.night.hub import Listener
 from firmware_host.night.mqtt import Link
 from firmware_host.night.server import Broadcast
@@ -40,6 +48,10 @@ from firmware_host.night.store import Store
 from firmware_host.night.watch import Watch
 
 BANNER_WITHIN_S = 10.0
+# The unit's WatchdogSec=30 against its 10 s keep-alive, at the tests' keep-alive; a broker
+# away three times as long
+WATCHDOG_S = 30 / 10 * KEEPALIVE_S
+OUTAGE_S = 3 * WATCHDOG_S
 SHOT = ROOT / "build" / "night" / "page-lost-broker-390x844.png"
 
 
@@ -119,39 +131,160 @@ def test_the_page_shows_a_quiet_table_and_the_brokers_loss_within_10_s(
     page.close()
 
 
-def test_systemd_hears_ready_and_the_watchdog_only_while_the_hub_hears(
-        tmp_path: Path, broker: Broker, tables: list[Table], notified: Notified) -> None:
+def gaps(said: list[tuple[float, str]], what: str, start: float, end: float) -> float:
+    """The longest time between ``start``, each ``what`` said, and ``end``."""
+    moments = [start, *(at for at, line in said if line == what and start < at < end), end]
+    return max(later - earlier for earlier, later in itertools.pairwise(moments))
+
+
+class Probe:
+    """A phone asking for ``url`` every quarter second, in a thread: what each answer's
+    banner said (None: no answer, an error or slower than a second)."""
+
+    BANNER = re.compile(r'<div id="banner" class="banner" role="alert">([^<]*)</div>')
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.answers: list[str | None] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.25):
+            try:
+                with urllib.request.urlopen(self.url, timeout=1.0) as reply:
+                    found = self.BANNER.search(reply.read().decode())
+                    self.answers.append(html.unescape(found[1]) if found else "")
+            except OSError:
+                self.answers.append(None)
+
+    def stop(self) -> list[str | None]:
+        self._stop.set()
+        self._thread.join()
+        return self.answers
+
+
+class Stream:
+    """A phone's event stream, read in a thread until the hub ends it."""
+
+    def __init__(self, url: str) -> None:
+        self.reply = urllib.request.urlopen(url + "events", timeout=60)
+        self.events: list[str] = []
+        self.ended = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            for line in self.reply:
+                if line.startswith(b"event: "):
+                    self.events.append(line[7:].decode().strip())
+        self.ended.set()
+
+
+@pytest.fixture
+def watched_hub(tmp_path: Path, broker: Broker, notified: Notified) -> Iterator[Hub]:
+    """The hub under a stand-in for systemd, with a table online."""
     hub = Hub(tmp_path, broker, env={"NOTIFY_SOCKET": str(notified.path)}).start()
-    try:
-        until(lambda: notified.since(0, "READY=1"), 5, "READY=1")
-        tables[0].play()
-        tables[0].publish()
-        until(lambda: (hub.table("table-1") or {}).get("online"), 10, "table 1 online")
-        start = time.monotonic()
-        until(lambda: notified.since(start, "WATCHDOG=1") >= 2, 5, "watchdog pings")
-
-        assert broker.process is not None
-        broker.process.send_signal(signal.SIGSTOP)  # frozen: no word, no closed connection
-        frozen = time.monotonic()
-        until(lambda: any(said.startswith("STATUS=The hub") for at, said in notified.said
-                          if at > frozen),
-              4 * KEEPALIVE_S + 2, "the hub telling systemd its trouble")
-        quiet_from = time.monotonic() + 1.5
-        time.sleep(3 * KEEPALIVE_S)
-        assert notified.since(quiet_from, "WATCHDOG=1") == 0, "pinged while deaf"
-        assert hub.night()["trouble"]
-
-        back = time.monotonic()  # before: the hub may answer before this process runs on
+    yield hub
+    if broker.process is not None:
         broker.process.send_signal(signal.SIGCONT)
-        until(lambda: notified.since(back, "WATCHDOG=1") >= 2, 20, "pings again once heard")
-        assert notified.since(back, "STATUS=hearing the tables") == 1
-        assert hub.night()["trouble"] == ""
-    finally:
-        if broker.process is not None:
-            broker.process.send_signal(signal.SIGCONT)
-        assert hub.tool is not None
-        hub.tool.stop()
+    assert hub.tool is not None
+    hub.tool.stop()
     assert notified.since(0, "STOPPING=1") == 1
+
+
+def online(hub: Hub, notified: Notified, tables: list[Table]) -> None:
+    until(lambda: notified.since(0, "READY=1"), 5, "READY=1")
+    tables[0].play()  # a journal to follow
+    tables[0].publish()
+    until(lambda: (hub.table("table-1") or {}).get("online"), 10, "table 1 online")
+    start = time.monotonic()
+    until(lambda: notified.since(start, "WATCHDOG=1") >= 2, 5, "watchdog pings")
+
+
+def test_a_broker_away_longer_than_the_watchdog_restarts_nothing_and_the_banner_says_since(
+        broker: Broker, tables: list[Table], notified: Notified, watched_hub: Hub) -> None:
+    """The outage the night saw (150 s, WatchdogSec=30 with a 10 s keep-alive), scaled to
+    the tests' keep-alive: systemd would have restarted a hub that stopped pinging."""
+    hub = watched_hub
+    online(hub, notified, tables)
+    stream = Stream(hub.url)
+    probe = Probe(hub.url)
+    assert broker.process is not None
+    gone = datetime.now()
+    lost = time.monotonic()
+    broker.stop(signal.SIGKILL)
+    time.sleep(OUTAGE_S)
+    back = time.monotonic()
+    broker.start()
+    until(lambda: hub.night()["trouble"] == "", 20, "the banner gone once the broker is back")
+    time.sleep(1.0)
+    answers = probe.stop()
+
+    assert gaps(notified.said, "WATCHDOG=1", lost, back) < WATCHDOG_S
+    assert notified.since(0, "READY=1") == 1, "the hub started again"
+    assert hub.tool is not None and hub.tool.process is not None
+    assert hub.tool.process.poll() is None
+    assert None not in answers, f"{answers.count(None)} of {len(answers)} probes failed"
+    banners = [banner for banner in answers if banner]
+    assert len(banners) >= OUTAGE_S * 2, answers  # every probe of the outage, but the first
+    at = {f"{gone:%H:%M}", f"{gone + timedelta(seconds=BANNER_WITHIN_S):%H:%M}"}
+    assert len(set(banners)) == 1 and any(f"lost the broker at {t}:" in banners[0] for t in at)
+    assert answers[-1] == ""
+    assert not stream.ended.is_set(), "the event stream was dropped"
+    assert stream.events.count("banner") == 2  # shown, then taken down
+    stream.reply.close()
+
+
+def test_a_frozen_broker_is_an_outage_too(
+        broker: Broker, tables: list[Table], notified: Notified, watched_hub: Hub) -> None:
+    """A broker that answers nothing (stopped, not gone): the hub's keep-alive gives up on
+    it and tries again; it is away, not the hub's fault."""
+    hub = watched_hub
+    online(hub, notified, tables)
+    assert broker.process is not None
+    frozen = time.monotonic()
+    broker.process.send_signal(signal.SIGSTOP)
+    until(lambda: any(said.startswith("STATUS=The hub") for at, said in notified.said
+                      if at > frozen), 4 * KEEPALIVE_S + 2, "the hub telling systemd its trouble")
+    time.sleep(2 * WATCHDOG_S)
+    assert "lost the broker" in hub.night()["trouble"]
+    back = time.monotonic()
+    broker.process.send_signal(signal.SIGCONT)
+    until(lambda: hub.night()["trouble"] == "", 20, "the banner gone once the broker answers")
+    assert gaps(notified.said, "WATCHDOG=1", frozen, back) < WATCHDOG_S
+    assert notified.since(0, "READY=1") == 1
+
+
+def test_a_hub_connected_yet_deaf_stops_pinging_the_watchdog(
+        broker: Broker, tables: list[Table], notified: Notified, watched_hub: Hub) -> None:
+    """Connected, but the broker passes it nothing (here: the ACL no longer lets it read):
+    a restart is systemd's to try, so the pings stop; they start again once it hears."""
+    hub = watched_hub
+    online(hub, notified, tables)
+    config = broker.folder / "mosquitto.conf"
+    shipped = config.read_text()
+    acl = broker.folder / "deaf.acl"
+    acl.write_text((SHIPPED / "table-companion.acl").read_text().replace(
+        "topic read tc/#", ""))
+    config.write_text(re.sub(r"(?m)^acl_file .*$", f"acl_file {acl}", shipped))
+    assert broker.process is not None
+    broker.process.send_signal(signal.SIGHUP)
+    deaf = time.monotonic()
+    until(lambda: any(said.startswith("STATUS=The hub has heard nothing") for at, said
+                      in notified.said if at > deaf), 4 * KEEPALIVE_S + 2, "the hub deaf")
+    quiet_from = time.monotonic() + 1.5
+    time.sleep(WATCHDOG_S)
+    assert notified.since(quiet_from, "WATCHDOG=1") == 0, "pinged while deaf"
+    assert "heard nothing" in hub.night()["trouble"]
+
+    back = time.monotonic()
+    config.write_text(shipped)
+    broker.process.send_signal(signal.SIGHUP)
+    until(lambda: notified.since(back, "WATCHDOG=1") >= 2, 20, "pings again once heard")
+    assert notified.since(back, "STATUS=hearing the tables") == 1
+    assert hub.night()["trouble"] == ""
 
 
 def test_a_link_whose_thread_ends_is_seen_dead_and_the_watchdog_is_not_pinged(
@@ -188,6 +321,24 @@ def test_a_link_whose_thread_ends_is_seen_dead_and_the_watchdog_is_not_pinged(
     hang_up(table)
     link.stop()
     store.close()
+
+
+def test_a_link_trying_to_reach_an_absent_broker_is_doing_its_job_until_it_stalls(
+        ) -> None:
+    link = Link(topics.parse_broker(f"mqtt://127.0.0.1:{free_port()}"), HUB_USER, PASSWORD,
+                keepalive=KEEPALIVE_S, log=logging.getLogger("test.link"))
+    assert not link.trying(), "not started"
+    link.start()
+    try:
+        started = time.monotonic()
+        until(lambda: link.attempted_at > started, 3, "an attempt to connect")
+        assert link.trying() and not link.is_connected()
+        assert link.patience() == 10 + KEEPALIVE_S + 8 + 4
+        # no attempt begun for longer than a working thread ever waits: stuck
+        assert not link.trying(link.attempted_at + link.patience() + 0.1)
+    finally:
+        link.stop()
+    assert not link.alive() and not link.trying()
 
 
 def test_refusals_are_all_counted_and_logged_at_most_ten_lines_a_minute(
