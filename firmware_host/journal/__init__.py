@@ -306,8 +306,9 @@ class Journal:
         except BaseException:
             journal.close()
             raise
-        whole = sum(game.game[7] is None for game in saved) - len(refused)
-        aside_too = len(saved) - len(refused) - whole
+        kept = [game for game in saved if game.game[0] not in {p.game_id for p in refused}]
+        whole = sum(game.game[7] is None for game in kept)
+        aside_too = len(kept) - whole
         journal.problems = [Problem(None, f"SQLite finds the journal damaged ({damage}): the "
                                           f"file is moved aside as {aside.name} and {whole} "
                                           "games that check out are copied into a new "
