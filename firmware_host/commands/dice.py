@@ -35,6 +35,7 @@ from firmware_host.league.fairness import (
     Verdict,
     could_see,
     counted,
+    group_label,
     judge_page,
     page_verdict,
 )
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             groups[(table, source)] = dice
     every = [throw for thrown in groups.values() for throw in thrown]
     found = judge_page({key: counted(dice) for key, dice in groups.items()})
-    verdict = page_verdict(found, lambda key: f"{key[0]}, {SOURCE_WORDS[key[1]]}")
+    verdict = page_verdict(found, group_label)
     if args.json:
         json.dump({"games": games, "throws": len(every), "verdict": verdict, "groups": [
             {"table": table, "source": source, "throws": len(dice),

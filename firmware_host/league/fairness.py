@@ -211,6 +211,12 @@ def page_verdict(found: Mapping[Key, Tested], label: Callable[[Key], str]) -> st
             "A page of fair dice is flagged at most one time in twenty: keep counting.")
 
 
+def group_label(group: tuple[str, str]) -> str:
+    """``Table 2, the button roller``: a table's dice from one source, as a page names them."""
+    table, source = group
+    return f"{table}, {SOURCE_WORDS[source]}"
+
+
 def could_see(dice: int, family: int = 1) -> str:
     """What ``dice`` counted faces could have shown, at the strictest level of a page of
     ``family`` tests: how often dice that show one face twice as often as each other face

@@ -19,6 +19,7 @@ from firmware_host.league.fairness import (
     SOURCE_WORDS,
     Tested,
     could_see,
+    group_label,
     judge_page,
     page_verdict,
 )
@@ -340,7 +341,7 @@ def dice_page(title: str, dice: Counts[tuple[str, str]]) -> Html:
     sections = join((dice_section(name, source, found[name, source])
                      for name, source in shown), NEWLINE) or render(
         '<p class="empty">No throw was sent with these games.</p>')
-    verdict = page_verdict(found, lambda key: f"{key[0]}, {SOURCE_WORDS[key[1]]}")
+    verdict = page_verdict(found, group_label)
     return document(title, render(
         '<main>\n<p class="verdict">{verdict}</p>\n{sections}\n<p class="what">"Unusual" is '
         "a reason to keep counting, not proof of a loaded die: every test of this page is "
