@@ -25,6 +25,7 @@ from journal_helpers import FakeClock, new_game, play, register_highdie
 
 from firmware_host.cli import main
 from firmware_host.journal import Journal, PlayedGame
+from firmware_host.journal.salvage import Saved, restore
 
 PAGE = 4096
 UNFINISHED = ["roll 4", "pass", "roll 2", "bank", "roll 3", "pass", "roll 1"]
@@ -270,3 +271,21 @@ def test_a_second_salvage_in_the_same_second_keeps_the_first_files_as_found(
     assert [p.name for p in kept] == ["j.sqlite3.damaged-20261121T230000",
                                       "j.sqlite3.damaged-20261121T230000.2"]
     assert [p.read_bytes() for p in kept] == found
+
+
+def test_a_game_whose_rows_the_new_journal_refuses_is_named_and_the_others_are_copied(
+        tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    Journal.open(path, FakeClock()).close()  # the tables
+    row = (1, '{"game": "highdie"}', "2026-11-21T20:00:00+01:00", None, None, "h", None, None)
+    good = Saved(row, [(1, "roll 4", "2026-11-21T20:01:00+01:00", "a", None)], [])
+    twice = Saved((2, *row[1:]), [(1, "roll 4", "t", "a", None), (1, "roll 5", "t", "b", None)],
+                  [])
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("BEGIN")
+    refused = restore(db, [twice, good])
+    db.execute("COMMIT")
+    assert [(p.game_id, "not recovered" in p.text) for p in refused] == [(2, True)]
+    assert db.execute("SELECT id FROM games").fetchall() == [(1,)]
+    assert db.execute("SELECT game_id, seq FROM actions").fetchall() == [(1, 1)]
+    db.close()
