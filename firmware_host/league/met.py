@@ -26,6 +26,7 @@ from firmware_host.league.ratings import Rating
 from firmware_host.league.roster import Roster, player_id
 from firmware_host.night import urls
 from firmware_host.night.store import stored_games
+from firmware_host.players import ID
 
 MAX_REPLY = 64 * 1024 * 1024  # /league.json holds every game of every player
 TIMEOUT_S = 30.0
@@ -69,7 +70,7 @@ def from_file(path: Path, roster: Roster, night: str = "") -> Met:
         raise HubError(f"{path}: not a hub's nights ({err})") from None
     shown = night or max((g.night for g in games), default="")
     league = build(games, roster)
-    return Met(shown, tuple(tuple(roster.id_of(p.name) for p in g.players)
+    return Met(shown, tuple(tuple(roster.id_of(p.name, p.id) for p in g.players)
                             for g in games if g.night == shown),
                {i: p.rating.shown for i, p in league.players.items() if p.rating.games},
                {key: value for key, value in roster.claims.items()})
@@ -122,10 +123,18 @@ def _met(tonight: Any, league: Any) -> Met:
     night = _text(tonight["night"])
     if night:
         date.fromisoformat(night)
-    games = tuple(tuple(claims.get(player_id(n), player_id(n))
-                        for n in (_text(p["name"]) for p in _list(g["players"])))
+    games = tuple(tuple(_id(p, claims) for p in _list(g["players"]))
                   for g in _list(tonight["games"]))
     return Met(night, games, ratings, claims)
+
+
+def _id(player: Any, claims: Mapping[str, str]) -> str:
+    """A game's player's id: the roster's the table carried, else the one the name leads to."""
+    carried = player.get("id", "")
+    if isinstance(carried, str) and ID.fullmatch(carried):
+        return carried
+    key = player_id(_text(player["name"]))
+    return claims.get(key, key)
 
 
 def _list(value: Any) -> list[Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -217,3 +218,23 @@ def test_a_file_that_is_not_a_hubs_is_one_line(
     other.write_bytes(b"not a database at all" * 100)
     status, _, err = seat(tmp_path, capsys, FOUR, "--hub", str(other))
     assert status == 2 and "not a hub's nights" in err and err.count("\n") == 1
+
+
+def test_a_player_chosen_from_the_roster_is_met_by_the_id_the_table_carried(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A table that wrote "Annie" but carried the roster's id "ann" seated Ann: the host's
+    "Ann" met Ben there, in the hub's file and over HTTP alike."""
+    games = [replace(game(100 + n, NIGHT, "Annie", "Ben"), players=(
+        Player(0, "Annie", 9, 1, "ann"), Player(1, "Ben", 4, 2))) for n in range(3)]
+    path = hub_file(tmp_path, games)
+    for seed in SEEDS:
+        status, out, err = seat(tmp_path, capsys, FOUR, "--hub", str(path), "--roster",
+                                str(tmp_path / "none.toml"), "--seed", str(seed), "--json")
+        assert status == 0, err
+        assert {"Ann", "Ben"} not in groups(out)
+    with serving(Store.open(path)) as url:
+        for seed in SEEDS:
+            status, out, err = seat(tmp_path, capsys, FOUR, "--hub", url, "--seed", str(seed),
+                                    "--json")
+            assert status == 0, err
+            assert {"Ann", "Ben"} not in groups(out)
