@@ -25,6 +25,9 @@ blamed under the fixes); ``taken_back`` trials in which a move the players made 
 journal; ``unsensed_legal_chips`` legal chips put down that made no move; ``asked`` trials
 with a question.
 
+``select_presses``: SELECT presses in whole games with no failing cell, per game, per chip
+move and per throw.
+
 ``select_after_put``: the replacement made on the board (an opponent's chip lifted, one's
 own put on it 100-300 ms later) and the SELECT button pressed 20, 50, 100 or 150 ms after
 the chip lands, through the daemon's :class:`~hardware.controls.inputs.InputSet` on the
@@ -36,7 +39,6 @@ from __future__ import annotations
 import json
 import logging
 import random
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -44,6 +46,7 @@ from typing import Any
 
 from failing_cells import Table
 from gpiozero.pins.mock import MockFactory
+from smoke import sized
 
 from firmware_host.config import Config, GameConfig
 from firmware_host.journal import Journal
@@ -63,6 +66,7 @@ HABITS = ("straighten_twice", "hesitate", "tap_three_times", "wrong_cell_twice",
           "replacement_retried")
 SELECT_DELAYS_MS = (20, 50, 100, 150)
 SELECT_TRIALS = 20
+GAMES = 10
 Square = tuple[int, int]
 
 
@@ -375,6 +379,43 @@ def select_after_put(delays: tuple[int, ...] = SELECT_DELAYS_MS, trials: int = S
     return found
 
 
+class Counted(Table):
+    """A :class:`failing_cells.Table` whose players' SELECT presses are counted."""
+
+    def __init__(self, folder: Path, rng: random.Random) -> None:
+        super().__init__(folder, rng)
+        self.selects = 0
+
+    def press(self, control: Control) -> None:
+        self.selects += control is Control.SELECT
+        super().press(control)
+
+
+def selects_per_game(games: int = GAMES, seed: int = 32) -> dict[str, Any]:
+    """Whole Sequence Dice games with no failing cell, the players making every move on
+    the board and pressing SELECT where the screen asks: presses per game, per chip move
+    and per throw."""
+    logging.disable(logging.WARNING)
+    rng = random.Random(seed)
+    selects = moves = throws = 0
+    for _ in range(games):
+        with tempfile.TemporaryDirectory() as folder:
+            table = Counted(Path(folder), rng)
+            for _turn in range(400):
+                if not table.turn():
+                    break
+            game = table.referee.game
+            assert game is not None
+            selects += table.selects
+            throws += sum(isinstance(action, Roll) for action in game.history)
+            moves += sum(not isinstance(action, Roll) for action in game.history)
+            table.journal.close()
+    logging.disable(logging.NOTSET)
+    return {"games": games, "selects_per_game": round(selects / games, 1),
+            "selects_per_move": round(selects / max(1, moves), 2),
+            "selects_per_throw": round(selects / max(1, throws), 2)}
+
+
 def hands(trials: int = TRIALS) -> dict[str, Any]:
     """Every habit ``trials`` times, and SELECT after the put half as often; with goals."""
     habits = {habit: habit_trials(habit, trials) for habit in HABITS}
@@ -385,9 +426,9 @@ def hands(trials: int = TRIALS) -> dict[str, Any]:
     goals |= {f"select_{delay}_wrong": {"value": figures["wrong"], "goal": 0,
                                         "ok": figures["wrong"] == 0}
               for delay, figures in selects.items()}
-    return {"habits": habits, "select_after_put": selects, "goals": goals}
+    return {"habits": habits, "select_after_put": selects,
+            "select_presses": selects_per_game(max(1, trials // 4)), "goals": goals}
 
 
 if __name__ == "__main__":
-    smoke = "--smoke" in sys.argv
-    print(json.dumps({"bench": "hands", **hands(2 if smoke else TRIALS)}))
+    print(json.dumps({"bench": "hands", **hands(sized(TRIALS, 2))}))

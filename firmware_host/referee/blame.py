@@ -38,6 +38,11 @@ ASK_AT = 2
 NAME_AT = 3
 
 
+def question(label: str) -> str:
+    """What the players are asked about the cell ``label`` whose changes may be a hand's."""
+    return f"{label} keeps changing: is a hand on it? SELECT: yes, BACK: no"
+
+
 class Verdict(enum.Enum):
     """What a cell's latest change says about its sensor."""
 

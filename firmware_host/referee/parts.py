@@ -78,7 +78,7 @@ class Recogniser(Protocol):
 
 Recognise = Callable[[GameState[Any]], Recogniser | None]
 Restless = Callable[[], Mapping[tuple[int, int], int]]
-"""The cells some of whose changes by themselves went unreported of late, and how often
+"""The cells a close by itself of which came back before it settled of late, and how often
 each changed by itself (:meth:`hardware.board.matrix.ReedMatrix.changes_by_itself`)."""
 
 

@@ -42,7 +42,7 @@ from firmware_host.journal.errors import BUSY, Failure
 from firmware_host.menu import DiceEntry, Menu, confirm
 from firmware_host.next_round import NextRound
 from firmware_host.players import Player, read_roster, roster_beside
-from firmware_host.referee.blame import Blame, Verdict
+from firmware_host.referee.blame import Blame, Verdict, question
 from firmware_host.referee.board_moves import BoardMoves, Instead
 from firmware_host.referee.game_menu import (
     game_menu,
@@ -313,10 +313,11 @@ class Referee:
         if control is Control.BACK and table.message is None and table.told is not None:
             table.told = None  # BACK on what a throw did closes it, as on any message
             return
-        table.told = None  # what the last throw did is read: this press is not spent on it
         if table.message is not None and control in CLEARS:
-            table.message = None  # the notice covers the choices: the first press clears it
-        elif control in (Control.UP, Control.DOWN):
+            table.message = None  # the notice covers the choices, and what is told under
+            return  # it (an offer's words): the first press clears it alone
+        table.told = None  # what the last throw did is read: this press is not spent on it
+        if control in (Control.UP, Control.DOWN):
             table.move(steps if control is Control.DOWN else -steps)
         elif control is Control.BACK:
             self.open(game_menu(self))
@@ -386,7 +387,8 @@ class Referee:
             assert self.game is not None
             self.by_board.made(self.game, square)
         if square in self.ignored:
-            self._deaf(square, event.occupied)
+            if self.table is not None:
+                self.table.ignored_changed(self.parts.label(*square), event.occupied)
             return
         after = self.table is not None and square in self.table.extra()
         verdict = self.blame.seen(square, event.alone,
@@ -398,12 +400,13 @@ class Referee:
             self._fault(square, _chattering(event.alone, "chips the rules refuse"),
                         chattering=True)
         elif verdict is Verdict.ASK and self.table is not None:
-            self.table.message = _question(self.parts.label(*square))
+            self.table.message = question(self.parts.label(*square))
 
     def _unheard(self, restless: Mapping[tuple[int, int], int]) -> bool:
-        """Name the sensors whose changes by themselves, some too brief to be reported,
-        show them failing: a cell that reads free now came back from a close no hand
-        makes (:meth:`Blame.brief`); whether there were any."""
+        """Name the sensors whose changes by themselves, one a close too brief to be
+        reported (no hand makes one), show them failing (:meth:`Blame.brief`); whether there
+        were any. A cell that reads closed now had its brief close before the put that
+        closed it: a chip put down, not a switch failing since."""
         table = self.table
         board = table.recogniser.board if table is not None and table.recogniser else set()
         found = [(square, alone) for square, alone in restless.items()
@@ -420,7 +423,7 @@ class Referee:
         table, square = self.table, self.blame.asking
         if square is None or table is None:
             return False
-        if table.message != _question(self.parts.label(*square)) \
+        if table.message != question(self.parts.label(*square)) \
                 or control not in (Control.SELECT, Control.BACK):
             self.blame.asking = None  # covered by another message, or passed over
             return False
@@ -430,17 +433,6 @@ class Referee:
             self._fault(square, f"changes by itself, no hand on it; ignored until still; "
                                 f"{CHECK}", chattering=True)
         return True
-
-    def _deaf(self, square: tuple[int, int], occupied: bool) -> None:
-        """A change at an ignored cell: told, never silent; a move there is highlighted in
-        the list, for SELECT."""
-        table = self.table
-        if table is None or table.shown_message() is not None:
-            return
-        label = self.parts.label(*square)
-        why = f"{label} is ignored (its sensor seemed to fail): its moves are made from the list"
-        if not occupied or not table.offer_at(label, f"{why}; SELECT plays the one highlighted"):
-            table.told = why
 
     def _play_instead(self, instead: Instead) -> None:
         """SELECT on a rival: the board's move taken back, the one sensed after it played."""
@@ -667,11 +659,6 @@ def _chattering(alone: int, how: str) -> str:
     """Why a sensor is taken for a failing one: ``how`` it changed by itself."""
     return (f"chattering: {alone} changes by itself within {SLOW_CHATTER[1]:g} s, {how}; "
             f"ignored until still; {CHECK}")
-
-
-def _question(label: str) -> str:
-    """What the players are asked about a cell whose changes may be a hand's."""
-    return f"{label} keeps changing: is a hand on it? SELECT: yes, BACK: no"
 
 
 def _listed(actions: tuple[Any, ...]) -> str:

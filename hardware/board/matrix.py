@@ -32,9 +32,10 @@ otherwise make a phantom cell read closed ("ghosting", see ``wiring/README.md``)
   settling, and is heard again once it has not changed for ``quiet`` seconds (a change it
   settled in then counts); if it starts again, it is reported again. Each ``CellChanged``
   says how often its cell changed by itself of late (``alone``), and
-  :meth:`ReedMatrix.changes_by_itself` tells of cells some of whose changes came back before
-  they settled, so that the referee, which knows what the changes did in the game, can
-  judge a switch failing too slowly for these rules.
+  :meth:`ReedMatrix.changes_by_itself` tells of cells a close of which came back open before
+  it settled (no hand puts a piece down and takes it away that quickly), so that the
+  referee, which knows what the changes did in the game, can judge a switch failing too
+  slowly for these rules.
 
 Between changes the matrix idles (:meth:`poll`): every row that holds no piece is driven low
 and the rows that hold one are left high, so every column reads high. A piece put on a free
@@ -169,7 +170,8 @@ class ReedMatrix:
         self._accepted: list[deque[float]] = [deque() for _ in range(size)]
         self._bursts: list[deque[float]] = [deque() for _ in range(size)]  # after steady readings
         self._left_alone = [False] * size  # the reading left its settled state by itself
-        self._unreported = [-math.inf] * size  # when it last came back before it settled
+        self._unreported = [-math.inf] * size  # when a close of it last came back open
+        # before it settled
         self._chattering: set[int] = set()
         self._idle_rows = False  # the free rows are driven low, the rows with pieces high
         self._watching = False  # idle, and a column's falling edge wakes the loop
@@ -306,11 +308,13 @@ class ReedMatrix:
                    if i not in self._chattering)
 
     def changes_by_itself(self) -> dict[tuple[int, int], int]:
-        """The cells some of whose changes by themselves (after a steady reading, the cells
-        around it steady) came back before they settled, so no ``CellChanged`` told of
-        them, within the slow-chatter window: how often each changed by itself then, as of
-        now. Only cells that read as they settled, unchanged for twice the debounce time:
-        a change still settling is reported first."""
+        """The cells one of whose closes by itself (after a steady open reading, the cells
+        around it steady) came back open before it settled, so no ``CellChanged`` told of
+        it, within the slow-chatter window: how often each changed by itself then, as of
+        now. A hand cannot put a piece down and take it away that quickly; it can lift a
+        piece for less than the debounce time (a tap, a chip straightened), so an open that
+        came back is not listed. Only cells that read as they settled, unchanged for twice
+        the debounce time: a change still settling is reported first."""
         now = self._ticks()
         settled = self._settled or []
         found = {}
@@ -357,8 +361,8 @@ class ReedMatrix:
             self._burst_from[i] = now
             alone = self._alone(i, now)
             back = self._settled is not None and closed == self._settled[i]
-            if back and self._left_alone[i]:  # it came back before it settled
-                self._unreported[i] = now
+            if back and self._left_alone[i] and not closed:  # a close came back open
+                self._unreported[i] = now  # before it settled: too brief for a hand's put
             self._left_alone[i] = alone and not back
             if alone:  # a hand crossing makes the cells around change too
                 bursts.append(now)

@@ -10,7 +10,10 @@ edge callbacks.
 
 A throw (or a long press of ROLL) made while a piece is settling on the board waits for
 the piece: the game then hears the move before the dice, as the players made them, instead
-of refusing dice that are not due yet and losing the throw.
+of refusing dice that are not due yet and losing the throw. So does a button pressed then:
+SELECT pressed 20 ms after a chip lands for a replacement plays the replacement the put
+offers, not the one the list highlighted before the chip settled (the knob's turns, which
+come from its own edge callbacks, are not held).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from contextlib import ExitStack
 from hardware.board.matrix import ReedMatrix
 from hardware.controls.dice_button import HOLD_S, DiceButton
 from hardware.controls.menu_controls import Controls
-from hardware.events import Control, Event
+from hardware.events import Control, ControlTurned, Event
 from hardware.pins.driver_types import Emit, PinFactory, Ticks
 from hardware.pins.edges import Waker, earliest
 from hardware.wiring.pinmap import PinMap
@@ -41,15 +44,18 @@ class InputSet:
         self.waker = Waker(emit)
         self._hands_seen = False  # the controls spoke since the last poll (the knob needs no poll)
         self._emit = emit
-        self._dice_waiting: list[Event] = []  # thrown while a piece settles
+        self._waiting: list[Event] = []  # thrown or pressed while a piece settles
         self._board = True  # the matrix reads the board (no serial device does)
 
         def controls_emit(event: Event) -> None:
             self._hands_seen = True
-            emit(event)
+            if isinstance(event, ControlTurned):
+                emit(event)
+            else:
+                self._held(event)
 
         with ExitStack() as undo:  # a failure closes what was already built
-            self.dice = DiceButton(pin_map.dice, factory, self._dice, ticks=ticks, rng=rng,
+            self.dice = DiceButton(pin_map.dice, factory, self._held, ticks=ticks, rng=rng,
                                    hold_time=dice_hold_time, waker=self.waker)
             undo.callback(self.dice.close)
             self.controls = Controls(pin_map.buttons, factory, controls_emit,
@@ -73,16 +79,17 @@ class InputSet:
         self._board = board
         due = earliest((self.matrix.poll(hands_seen=hands) if board else None,  # first: a piece
                         self.dice.poll(), self.controls.poll()))  # landing holds the dice
-        if self._dice_waiting and not (board and self.matrix.settling):
-            waiting, self._dice_waiting = self._dice_waiting, []
+        if self._waiting and not (board and self.matrix.settling):
+            waiting, self._waiting = self._waiting, []
             for event in waiting:
                 self._emit(event)
         return due
 
-    def _dice(self, event: Event) -> None:
-        """The dice button's events, held back while a piece settles on the board."""
+    def _held(self, event: Event) -> None:
+        """The dice button's and the buttons' events (read in :meth:`poll`), held back
+        while a piece settles on the board."""
         if self._board and self.matrix.settling:
-            self._dice_waiting.append(event)
+            self._waiting.append(event)
         else:
             self._emit(event)
 

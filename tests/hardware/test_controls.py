@@ -167,10 +167,13 @@ def test_the_knob_and_the_buttons_bring_back_the_quick_patrol_of_a_still_board()
     inputs.close()
 
 
-@pytest.mark.parametrize("after", [0.0, 0.03, 0.1])
-def test_a_throw_made_while_a_piece_settles_comes_after_the_piece(after: float) -> None:
-    """ROLL clicked within 150 ms of a chip landing: the game hears the chip, then the
-    dice, instead of dice that are not due yet (the throw refused and lost)."""
+@pytest.mark.parametrize("control", [Control.ROLL, Control.SELECT])
+@pytest.mark.parametrize("after", [0.0, 0.02, 0.03, 0.05, 0.1])
+def test_a_throw_or_press_made_while_a_piece_settles_comes_after_the_piece(
+        after: float, control: Control) -> None:
+    """ROLL or SELECT clicked within 150 ms of a chip landing: the game hears the chip,
+    then the dice (not dice that are not due yet, the throw refused and lost) or the press
+    (SELECT on the replacement the put offers, not on the one highlighted before)."""
     from firmware_host.config import Config
     from hardware.controls.inputs import InputSet
     from hardware.controls.mock_table import MockTable
@@ -190,9 +193,9 @@ def test_a_throw_made_while_a_piece_settles_comes_after_the_piece(after: float) 
     run(1.0)
     table.place(2, 3)
     run(after)
-    table.press(Control.ROLL)
+    table.press(control)
     run(0.05)
-    table.release(Control.ROLL)
+    table.release(control)
     run(0.5)
-    kinds = [type(e) for e in events if isinstance(e, CellChanged | DiceRolled)]
-    assert kinds == [CellChanged, DiceRolled]
+    kinds = [type(e) for e in events if isinstance(e, CellChanged | DiceRolled | ControlPressed)]
+    assert kinds == [CellChanged, DiceRolled if control is Control.ROLL else ControlPressed]

@@ -4,9 +4,6 @@ fewer trials): no healthy sensor named, no real move taken back, no legal chip u
 from __future__ import annotations
 
 import importlib.util
-import json
-import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -34,12 +31,10 @@ def test_a_habit_of_real_hands_blames_no_sensor_and_keeps_every_move(
         0, 0, 0), found
 
 
-def test_the_smoke_run_prints_its_figures_as_json() -> None:
-    run = subprocess.run([sys.executable, str(BENCH / "hands.py"), "--smoke"],
-                         capture_output=True, text=True, check=True, cwd=BENCH)
-    found = json.loads(run.stdout)
-    assert found["bench"] == "hands" and set(found["habits"]) == {
-        "straighten_twice", "hesitate", "tap_three_times", "wrong_cell_twice",
-        "replacement_retried"}
-    assert all(goal["ok"] for name, goal in found["goals"].items()
-               if not name.startswith("select")), found["goals"]
+def test_select_pressed_as_the_chip_lands_plays_that_cells_replacement(
+        hands: ModuleType) -> None:
+    """Through the pi40 pins: SELECT 20-100 ms after the put waits for the chip to settle,
+    then plays the replacement the put offers."""
+    found = hands.select_after_put(delays=(20, 50, 100), trials=3, seed=8)
+    assert all(figures == {"trials": 3, "wrong": 0, "not_played": 0}
+               for figures in found.values()), found

@@ -390,3 +390,21 @@ def test_unreported_changes_by_itself_name_no_sensor_whose_changes_went_as_the_g
     assert board.referee.ignored == set() and board.history()[-1] == "place C2"
     board.by_itself.clear()
     assert board.referee.tick(31.0) != 31.5
+
+
+def test_a_replacement_offer_stays_readable_until_taken_or_withdrawn(opened: Board) -> None:
+    """An older refusal gives way to the offer; a refusal after it is cleared by the first
+    press alone, and the offer's words show again until SELECT takes it."""
+    fill_the_threes(opened)
+    opened.send(DiceRolled((2, 1), "button"))  # a 3: Ann must replace F2 or E6
+    view = opened.send(CellChanged(0, 0, True))  # A1: refused
+    assert view.message is not None and "lift the chip" not in view.message
+    opened.send(CellChanged(0, 0, False), CellChanged(1, 5, False))
+    offer = ("F2: if your chip is on it now, SELECT replaces; if theirs went back, lift the "
+             "chip to replace")
+    assert opened.send(CellChanged(1, 5, True)).message == offer
+    refused = opened.send(CellChanged(0, 0, True), CellChanged(0, 0, False)).message
+    assert refused not in (None, offer)
+    assert opened.send(ControlPressed(Control.DOWN)).message == offer
+    opened.send(ControlPressed(Control.SELECT))
+    assert opened.history()[-1] == "replace F2"

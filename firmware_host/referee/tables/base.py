@@ -116,6 +116,16 @@ class GameTable:
             self.offer(found[0], why)
         return bool(found)
 
+    def ignored_changed(self, label: str, occupied: bool) -> None:
+        """A change at the cell ``label``, whose sensor is ignored: told, never silent
+        (unless a message is shown), and a move a chip put there makes highlighted for
+        SELECT."""
+        if self.shown_message() is not None:
+            return
+        why = f"{label} is ignored (its sensor seemed to fail): its moves are made from the list"
+        if not occupied or not self.offer_at(label, f"{why}; SELECT plays the one highlighted"):
+            self.told = why
+
     def hint(self) -> str | None:
         """How to make the move due on the board, when the board alone does not say."""
         return self.recogniser.hint(self.game) if self.recogniser is not None else None
