@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import textwrap
 
 from firmware_host.commands import Subparsers, add_command, add_json_flag
 from games import REGISTRY, game_class
@@ -30,12 +32,15 @@ def run(args: argparse.Namespace) -> int:
         ]
         print(json.dumps(listing, indent=2))
         return 0
+    width = min(shutil.get_terminal_size().columns, 100)  # 80 in a pipe
     for cls in classes:
         players = (f"{cls.MIN_PLAYERS}" if cls.MIN_PLAYERS == cls.MAX_PLAYERS
                    else f"{cls.MIN_PLAYERS}-{cls.MAX_PLAYERS}")
-        print(f"{cls.NAME:<12} {cls.TITLE} ({players} players): {cls.SUMMARY}")
+        print(textwrap.fill(f"{cls.NAME:<12} {cls.TITLE} ({players} players): {cls.SUMMARY}",
+                            width, subsequent_indent=" " * 13))
         for key, option in cls.OPTIONS.items():
             default = str(option.default).lower() if isinstance(option.default, bool) \
                 else option.default
-            print(f"    {key} = {default}  ({option.allowed()}) {option.help}")
+            print(textwrap.fill(f"{key} = {default}  ({option.allowed()}) {option.help}", width,
+                                initial_indent=" " * 4, subsequent_indent=" " * 8))
     return 0

@@ -56,7 +56,8 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 STATIC = {"/app.js": "text/javascript; charset=utf-8", "/app.css": "text/css; charset=utf-8",
-          "/tv.css": "text/css; charset=utf-8"}
+          "/tv.css": "text/css; charset=utf-8",
+          "/favicon.ico": "image/vnd.microsoft.icon"}  # a die's five, as browsers ask for it
 SERVER = "table-companion-hub"
 MAX_HEAD = 8192  # bytes of request line and headers; a browser sends under 1 kB
 RENDER_S = 0.25  # a busy night's page is rendered at most this often for new visitors

@@ -21,12 +21,14 @@ def _cells(m: PinMap) -> int:
 
 
 ITEMS: tuple[tuple[str, Count], ...] = (
-    ("Raspberry Pi 3, 4 or 5 (40-pin header) with its power supply and a microSD card",
+    ("Raspberry Pi with the 40-pin header (Zero 2 W, 3, 4 or 5) with its power supply and a "
+     "microSD card",
      lambda m: 1),
     ("Arcade push button, 30 mm, normally open (ROLL)", lambda m: 1),
     ("Rotary encoder with push switch, EC11 type, 20 detents, with a knob",
      lambda m: int(m.encoder is not None)),
-    ("Push button, 12 mm, normally open (menu: UP, DOWN, SELECT, BACK)",
+    ("Push button, 12 mm, normally open, for the menu (BACK beside a knob; UP, DOWN, SELECT "
+     "and BACK without one)",
      lambda m: len(m.loose_buttons())),
     ("Push button, 12 mm, normally open (Dalmatian holds 1-5)",
      lambda m: sum(control in m.buttons for control in HOLDS)),

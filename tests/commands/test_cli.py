@@ -90,11 +90,14 @@ def test_run_sh_passes_its_arguments_to_the_command(argv: list[str], expected: s
         assert {game["name"] for game in json.loads(done.stdout)} >= {"dalmatian", "sequence"}
 
 
-def test_an_option_of_any_type_says_what_is_allowed(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_option_of_any_type_says_what_is_allowed(capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
     assert main(["games"]) == 0
     out = capsys.readouterr().out
     assert "rounds = 12  (a number is allowed)" in out
     assert "a int" not in out and "a str" not in out
+    assert max(map(len, out.splitlines())) <= 80  # wrapped to an 80-column terminal
 
 
 @pytest.mark.parametrize(("argv", "message"), [

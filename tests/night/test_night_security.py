@@ -326,3 +326,10 @@ def test_a_new_host_each_request_draws_no_new_qr_code(served: str) -> None:
         assert b"http://hub.local:8080/" in later and b"host" not in later.split(b"<body")[1]
     assert b"http://hub.local:8080/" in first
     assert tv.qr_svg.cache_info().misses == 1
+
+
+def test_the_browsers_icon_is_there(served: str) -> None:
+    reply = ask(served, b"/favicon.ico")
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 OK") and b"image/vnd.microsoft.icon" in head
+    assert body.startswith(b"\x00\x00\x01\x00")  # an ICO file
