@@ -95,6 +95,12 @@ def register(subparsers: Subparsers) -> None:
     night.add_argument("--password-file", type=Path, metavar="FILE", default=HOST_PASSWORD,
                        help=f"its password, in a file only its owner may read (default: "
                             f"{HOST_PASSWORD})")
+    night.add_argument("--ca", type=Path, metavar="FILE",
+                       help="for an mqtts:// broker: the certificate of the authority that "
+                            "made the broker's (the night's night-ca.crt: on the hub "
+                            "/etc/mosquitto/certs/night-ca.crt, on a table "
+                            "/etc/table-companion/night-ca.crt; default: the system's "
+                            "authorities)")
     parser.set_defaults(handler=run)
 
 
@@ -132,9 +138,12 @@ def publish(args: argparse.Namespace, payload: bytes) -> None:
                          f"({topics.MAX_PAYLOAD}); use shorter names or fewer tables")
     password = read_secret(args.password_file, "--password-file")
     try:
-        send_once(broker, args.user, password, topics.SEATING, payload)
+        send_once(broker, args.user, password, topics.SEATING, payload, ca=args.ca)
     except NotSent as err:
         raise UsageError(f"not published: {err}") from None
+    except OSError as err:  # the CA file: missing, unreadable, or not a certificate
+        raise UsageError(f"--ca {args.ca}: cannot be used ({err.strerror or err}); give "
+                         "the night's night-ca.crt") from None
 
 
 def as_seating(proposal: Proposal, now: datetime) -> Seating:

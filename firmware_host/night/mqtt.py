@@ -3,7 +3,9 @@
 Both ends log in with a user name and password, keep the connection alive with pings every
 ``keepalive`` seconds and reconnect by themselves (1 s, doubling to at most 8 s), so a table
 whose Wi-Fi comes back is on the night again within seconds. A refusal by the broker (a
-wrong password, a user the ACL does not know) is logged once per streak, in one line.
+wrong password, a user the ACL does not know) is logged once per streak, in one line; so is
+a broker that cannot be reached, and a TLS handshake refused (a certificate from another
+authority than the CA file, or for other names than the broker URL's), with what to check.
 
 :meth:`Link.trying` tells a supervisor whether the link still works at its job (connected,
 or its thread starting attempts as often as it should): a broker that is away is not a
@@ -30,6 +32,55 @@ RECONNECT_S = (1, 8)
 CONNECT_TIMEOUT_S = 5.0  # for the TCP connection, and again for a TLS handshake
 
 
+NAME_MISMATCH = (62, 64)  # OpenSSL's X509_V_ERR_HOSTNAME_MISMATCH, _IP_ADDRESS_MISMATCH
+
+
+class _Context(ssl.SSLContext):
+    """A client's TLS settings that keep why the last handshake failed (paho retries and
+    keeps only that it failed)."""
+
+    failure: ssl.SSLError | None = None
+
+
+class _Socket(ssl.SSLSocket):
+    def do_handshake(self, block: bool = False) -> None:
+        try:
+            super().do_handshake(block)
+        except ssl.SSLError as err:
+            if isinstance(self.context, _Context):
+                self.context.failure = err
+            raise
+
+
+def tls_context(ca: Path | None) -> _Context:
+    """TLS for a client: the broker's certificate must come from ``ca`` (else from the
+    system's authorities) and name the host the URL names. OSError if ``ca`` cannot be
+    read or holds no certificate."""
+    context = _Context(ssl.PROTOCOL_TLS_CLIENT)  # checks the certificate and its names
+    if ca is None:
+        context.load_default_certs()
+    else:
+        context.load_verify_locations(cafile=str(ca))
+    context.sslsocket_class = _Socket
+    return context
+
+
+def handshake_refused(broker: Broker, ca: Path | None, err: ssl.SSLError) -> str:
+    """One line for a failed TLS handshake with ``broker``, saying what to check."""
+    if isinstance(err, ssl.SSLCertVerificationError):
+        why = f"its certificate was refused ({err.verify_message})"
+        if err.verify_code in NAME_MISMATCH:
+            return (f"the broker {broker}: {why}; check the host name in the broker URL "
+                    f"({broker.host}) against the names in the broker's certificate (the "
+                    "hub's install.sh --hub makes it for the hub's name, NAME.local and its "
+                    "addresses)")
+        trusted = "the system's authorities" if ca is None else ca
+        return (f"the broker {broker}: {why}; check the CA file ({trusted}): it must be "
+                "the night's night-ca.crt from the hub that made the broker's certificate")
+    return (f"the broker {broker}: TLS failed ({err.reason or err}); check that the URL's "
+            "port is the broker's TLS listener (8883)")
+
+
 class Link:
     """A client for ``user`` at ``broker``; ``connected`` runs (in paho's thread) after
     every successful connection, first or again."""
@@ -50,13 +101,15 @@ class Link:
         client.username_pw_set(user, password)
         if will is not None:
             client.will_set(will[0], will[1], qos=1, retain=True)
-        if broker.tls:  # the broker's certificate must come from ``ca`` (else the system's)
-            client.tls_set(ca_certs=None if ca is None else str(ca),
-                           cert_reqs=ssl.CERT_REQUIRED)
+        self.ca = ca
+        self._tls = tls_context(ca) if broker.tls else None
+        if self._tls is not None:
+            client.tls_set_context(self._tls)
         client.reconnect_delay_set(*RECONNECT_S)
         client.connect_timeout = CONNECT_TIMEOUT_S
         client.on_pre_connect = self._on_pre_connect
         client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
         self.client = client
         self._thread = threading.Thread(target=self._run, name="mqtt", daemon=True)
@@ -119,12 +172,21 @@ class Link:
     def _on_pre_connect(self, client: paho.Client, userdata: Any) -> None:
         self.attempted_at = time.monotonic()
 
+    def _on_connect_fail(self, client: paho.Client, userdata: Any) -> None:
+        tls = self._tls
+        if tls is not None and tls.failure is not None:
+            failure, tls.failure = tls.failure, None
+            self._report(handshake_refused(self.broker, self.ca, failure), logging.ERROR)
+        else:
+            self._report(f"cannot reach the broker {self.broker}; trying again every "
+                         f"{RECONNECT_S[1]} s at most", logging.WARNING)
+
     def _on_connect(self, client: paho.Client, userdata: Any, flags: Any,
                     reason: ReasonCode, properties: Any) -> None:
         if reason.is_failure:
             self.refused = str(reason)
             self._report(f"the broker {self.broker} refused {self.user}: {reason}; check "
-                         "the user's password (and the broker's password file)", error=True)
+                         "the user's password (and the broker's password file)", logging.ERROR)
             return
         self.refused = None
         self._report(f"connected to {self.broker} as {self.user}")
@@ -135,10 +197,11 @@ class Link:
         if reason.is_failure and self.refused is None:
             self._report(f"lost the broker {self.broker} ({reason}); reconnecting")
 
-    def _report(self, line: str, error: bool = False) -> None:
+    def _report(self, line: str, level: int = logging.INFO) -> None:
+        """``line``, unless it was the last one said: one line per streak of failures."""
         if line != self._reported:
             self._reported = line
-            self.log.log(logging.ERROR if error else logging.INFO, "%s", line)
+            self.log.log(level, "%s", line)
 
 
 class NotSent(Exception):
@@ -146,14 +209,15 @@ class NotSent(Exception):
 
 
 def send_once(broker: Broker, user: str, password: str, topic: str, payload: bytes,
-              timeout: float = 10.0) -> None:
+              timeout: float = 10.0, ca: Path | None = None) -> None:
     """Log in, send ``payload`` retained with QoS 1, wait until the broker has it, and log
     out; :class:`NotSent` if the broker cannot be reached, refuses the login or does not
-    confirm within ``timeout`` seconds."""
+    confirm within ``timeout`` seconds. Over TLS the broker's certificate must come from
+    ``ca`` (else from the system's authorities; OSError if ``ca`` cannot be used)."""
     client = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"tc-{user}", clean_session=True)
     client.username_pw_set(user, password)
     if broker.tls:
-        client.tls_set(cert_reqs=ssl.CERT_REQUIRED)
+        client.tls_set_context(tls_context(ca))
     answer: list[ReasonCode] = []
     answered = threading.Event()
 
@@ -165,6 +229,8 @@ def send_once(broker: Broker, user: str, password: str, topic: str, payload: byt
     client.on_connect = on_connect
     try:
         client.connect(broker.host, broker.port, keepalive=max(int(timeout), 5))
+    except ssl.SSLError as err:
+        raise NotSent(handshake_refused(broker, ca, err)) from None
     except (OSError, ValueError) as err:
         why = getattr(err, "strerror", None) or err
         raise NotSent(f"cannot reach the broker at {broker} ({why})") from None

@@ -1,7 +1,8 @@
 """Security at a game night, against the real broker with the shipped ACL and a real hub:
-who may write where, a wrong password, messages that break the contract, a read-only page;
-and the hub's server over a store, asked with raw sockets as a hostile guest would: no
-request writes a traceback, and none costs the event loop a QR code per new Host.
+who may write where, a wrong password, a refused certificate, messages that break the
+contract, a read-only page; and the hub's server over a store, asked with raw sockets as a
+hostile guest would: no request writes a traceback, and none costs the event loop a QR code
+per new Host.
 """
 
 from __future__ import annotations
@@ -20,7 +21,19 @@ from pathlib import Path
 
 import pytest
 from hub_helpers import serving
-from night_parts import HUB_USER, ROOT, Broker, Hub, Table, hang_up, mqtt_client, send, until
+from night_parts import (
+    HUB_USER,
+    NIGHT_CERTS,
+    PASSWORD,
+    ROOT,
+    Broker,
+    Hub,
+    Table,
+    hang_up,
+    mqtt_client,
+    send,
+    until,
+)
 
 from firmware_host.journal import night_of
 from firmware_host.night import topics, tv
@@ -58,6 +71,81 @@ def test_a_wrong_password_is_refused_and_the_table_says_so(
     time.sleep(2)  # a retry or two
     assert publisher.output().count("refused table-1") == 1  # once, not at every retry
     assert hub.table("table-1") is None
+
+
+def other_authority(tmp_path: Path) -> Path:
+    """The certificate of a night's authority that did not make the broker's."""
+    subprocess.run([NIGHT_CERTS, str(tmp_path / "other"), "localhost", "127.0.0.1"],
+                   check=True, capture_output=True)
+    return tmp_path / "other" / "night-ca.crt"
+
+
+def by_address_only(broker: Broker) -> str:
+    """The broker's certificate made again for 127.0.0.1 alone; its URL by another name."""
+    subprocess.run([NIGHT_CERTS, str(broker.ca.parent), "127.0.0.1"], check=True,
+                   capture_output=True)
+    broker.stop()
+    broker.start()
+    return f"mqtts://localhost:{broker.tls_port}"
+
+
+@pytest.mark.parametrize("wrong, check", [
+    ("ca", "check the CA file ({ca}): it must be the night's night-ca.crt"),
+    ("host", "check the host name in the broker URL (localhost) against the names"),
+    ("away", "cannot reach the broker mqtts://127.0.0.1:{port}; trying again")])
+def test_a_refused_handshake_is_one_line_a_streak_saying_what_to_check(
+        tmp_path: Path, broker: Broker, hub: Hub, tables: list[Table], wrong: str,
+        check: str) -> None:
+    table = tables[0]
+    table.broker_url = broker.tls_url
+    if wrong == "host":
+        table.broker_url = by_address_only(broker)
+    table.write()
+    ca = broker.ca
+    if wrong == "ca":
+        ca = other_authority(tmp_path)
+        table.config.write_text(table.config.read_text().replace(str(broker.ca), str(ca)))
+    if wrong == "away":
+        broker.stop()
+    table.play()
+    publisher = table.publish()
+    line = check.format(ca=ca, port=broker.tls_port)
+    until(lambda: line in publisher.output(), 10, "the publisher saying what to check")
+    time.sleep(4)  # retries after 1, 2 and 4 s
+    said = [said for said in publisher.output().splitlines() if "the broker" in said]
+    assert len(said) == 1, said  # once, not at every retry
+    if wrong == "away":
+        broker.start()
+        until(lambda: "connected to" in publisher.output(), 15, "connected once it is back")
+    else:
+        assert "certificate was refused" in said[0]
+        assert hub.table("table-1") is None
+
+
+def seat_clear(tmp_path: Path, url: str, *ca: str) -> subprocess.CompletedProcess[str]:
+    secret = tmp_path / "host-password"
+    secret.write_text(PASSWORD + "\n")
+    secret.chmod(0o600)
+    return subprocess.run(
+        [sys.executable, "-m", "firmware_host.cli", "seat", "--clear", "--broker", url,
+         "--password-file", str(secret), *ca], cwd=ROOT, capture_output=True, text=True,
+        timeout=60)
+
+
+def test_seat_trusts_the_nights_authority_with_ca_and_says_a_refusal_in_one_line(
+        tmp_path: Path, broker: Broker) -> None:
+    done = seat_clear(tmp_path, broker.tls_url, "--ca", str(broker.ca))
+    assert done.returncode == 0, done.stderr
+    assert "cleared" in done.stderr
+    for ca, check in ((None, "(the system's authorities)"),
+                      (other_authority(tmp_path), "check the CA file"),
+                      (tmp_path / "none.crt", "No such file or directory")):
+        done = seat_clear(tmp_path, broker.tls_url, *(["--ca", str(ca)] if ca else []))
+        assert done.returncode == 2 and check in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    done = seat_clear(tmp_path, by_address_only(broker), "--ca", str(broker.ca))
+    assert done.returncode == 2 and "host name in the broker URL (localhost)" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
 def test_a_missing_or_open_password_file_is_one_line_naming_the_config_key(
