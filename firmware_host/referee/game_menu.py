@@ -28,6 +28,9 @@ class Host(Protocol):
     @property
     def settings(self) -> Settings: ...
 
+    @property
+    def has_sound(self) -> bool: ...
+
     def open(self, page: Menu) -> None: ...
 
     def close(self, page: Menu) -> None: ...
@@ -100,9 +103,16 @@ def long_press(host: Host, what: str) -> None:
 
 
 def settings_menu(host: Host) -> Menu:
-    """What a table may change during the evening; each shows its setting."""
+    """What a table may change during the evening; each shows its setting. The sound of a
+    table without a buzzer is greyed, with the reason, not shown as on."""
+    def shown(name: Setting) -> str:
+        return "none" if name == "sound" and not host.has_sound else host.settings.shown(name)
+
+    def unavailable(name: Setting) -> str | None:
+        return "this table has no buzzer" if name == "sound" and not host.has_sound else None
+
     return Menu("Settings", [Entry(partial(str.capitalize, name), partial(host.toggle, name),
-                                   partial(lambda n: host.settings.shown(n), name))
+                                   partial(shown, name), partial(unavailable, name))
                              for name in SETTINGS])
 
 

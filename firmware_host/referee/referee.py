@@ -146,6 +146,11 @@ class Referee:
     def game(self) -> GameState[Any] | None:
         return self.table.game if self.table is not None else None
 
+    @property
+    def has_sound(self) -> bool:
+        """Whether the table has a buzzer to turn on and off."""
+        return self.parts.sounder is not None
+
     # -- the Controller interface -----------------------------------------------------------
 
     def handle(self, event: Event) -> None:

@@ -726,6 +726,7 @@ def test_the_menu_from_the_game_choice_has_the_same_places(table: Table) -> None
 
 
 def test_settings_show_and_change_hint_and_sound(table: Table) -> None:
+    table.referee.parts.sounder = Sounds()
     table.press(Control.BACK)
     table.choose("Settings")
     assert (table.menu().items, table.menu().values) == (("Hint", "Sound"), ("on", "on"))
@@ -733,6 +734,15 @@ def test_settings_show_and_change_hint_and_sound(table: Table) -> None:
     table.choose("Hint")
     assert table.menu().values == ("off", "off")
     assert not table.referee.settings.hint and not table.referee.settings.sound
+
+
+def test_a_table_without_a_buzzer_shows_no_sound_to_turn_on(table: Table) -> None:
+    table.press(Control.BACK)
+    table.choose("Settings")
+    menu = table.menu()
+    assert (menu.items, menu.values, menu.greyed) == (("Hint", "Sound"), ("on", "none"), {1})
+    table.choose("Sound")  # greyed: says why, changes nothing
+    assert table.referee.settings.sound
 
 
 def test_settings_are_kept_with_the_game_through_a_quit_and_a_power_cut(
@@ -752,6 +762,7 @@ def test_settings_are_kept_with_the_game_through_a_quit_and_a_power_cut(
         db.close()
     with Journal.open(path) as journal:  # quit and resume
         table = Table(journal, config)
+        table.referee.parts.sounder = Sounds()
         assert table.referee.game is not None and not table.referee.settings.hint
         view = table.send()
         assert isinstance(view, GameView) and not view.hint
