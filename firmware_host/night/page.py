@@ -154,20 +154,29 @@ def standings(night: Night, top: int | None = None) -> Html:
 
 
 STANDING_COLUMNS = (
-    ("#", "place, =2 a tie"),
+    ("#", "place by Won, then Ahead; =2 a tie", "place, =2 a tie"),
     ("Player", "as the tables name them"),
     ("Won", "games won"),
     ("Games", "games played"),
     ("Ahead", "% of opponents beaten"),
 )
-"""Each column of the standings, and what it means in a line."""
+"""Each column of the standings and what it means in a line; where the TV has less room
+than the phone, a shorter line for it after."""
 
 
-def legend(columns: tuple[tuple[str, str], ...]) -> Html:
-    """What each column of a table means, a line each, under it."""
+def legend(columns: tuple[tuple[str, ...], ...]) -> Html:
+    """What each column of a table means, a line each, under it: (column, words) or
+    (column, words, fewer words for the TV)."""
+    def meaning(words: str, *short: str) -> Html:
+        if not short:
+            return render("{words}", words=words)
+        return render('<span class="long">{words}</span><span class="short">{short}</span>',
+                      words=words, short=short[0])
+
     return render('<dl class="legend">{items}</dl>', items=join(
-        render('<div class="col-{n}"><dt>{name}</dt><dd>{words}</dd></div>', n=n, name=name,
-               words=words) for n, (name, words) in enumerate(columns, start=1)))
+        render('<div class="col-{n}"><dt>{name}</dt><dd>{meaning}</dd></div>', n=n,
+               name=name, meaning=meaning(*words))
+        for n, (name, *words) in enumerate(columns, start=1)))
 
 
 def ahead(standing: Standing) -> int:
