@@ -68,7 +68,7 @@ from firmware_host.referee.tables import GameTable, table_for
 from firmware_host.referee.timers import Timers, UnmadeFixes
 from firmware_host.views import NoticeView, View
 from games import game_class
-from games.core import GameState, Phase
+from games.core import GameState, Phase, Roll
 from games.errors import GameError
 from games.words import count
 from hardware.board.matrix import CHECK, SLOW_CHATTER, cell_name
@@ -625,7 +625,7 @@ class Referee:
             self.say(reason)
         else:
             assert self.game is not None
-            self.ask(f"Undo {self.game.history[-1]}?", self._undo)
+            self.ask(f"Undo {as_shown(self.game.history[-1])}?", self._undo)
 
     def shut_down(self) -> None:
         """Leave a last screen that tells the table it may pull the plug, then stop."""
@@ -668,3 +668,11 @@ def _chattering(alone: int, how: str) -> str:
 
 def _listed(actions: tuple[Any, ...]) -> str:
     return ", ".join(map(str, actions))
+
+
+def as_shown(action: object) -> str:
+    """An action as the screen showed it: a throw's dice in order, as they lie on the screen
+    (``roll 2-5-6`` for a throw of 5, 2 and 6), anything else in the game's notation."""
+    if isinstance(action, Roll):
+        return str(Roll(tuple(sorted(action.dice))))
+    return str(action)

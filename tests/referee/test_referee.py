@@ -312,6 +312,10 @@ def test_undo_asks_first_and_takes_back_the_last_action(table: Table) -> None:
     assert table.game.history == []
     resumed = table.journal.resume()
     assert resumed is not None and resumed.history == []
+    table.roll(5, 2, 6, 1, 3)
+    table.press(Control.BACK)
+    table.choose("Undo last action")
+    assert table.menu().title == "Undo roll 1-2-3-5-6?"  # as the dice lie on the screen
 
 
 def test_a_long_press_on_roll_opens_the_menu_and_abandon_leads_to_a_new_game(
