@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from firmware_host.cli import main
+from seat_helpers import seat
 
 NIGHT = """\
 players = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -28,18 +27,6 @@ game = "centennial"
 name = "2"
 game = "sequence"
 """
-
-
-def seat(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, *options: str
-         ) -> tuple[int, str, str]:
-    path = tmp_path / "night.toml"
-    path.write_text(text)
-    try:
-        status = main(["seat", str(path), *options])
-    except SystemExit as end:
-        status = int(end.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_the_seating_is_explained(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

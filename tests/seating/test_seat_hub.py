@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from hub_helpers import serving
+from seat_helpers import seat
 
-from firmware_host.cli import main
 from firmware_host.league.ratings import TARGET
 from firmware_host.night.store import Store
 from firmware_host.night.topics import Game, Live, Player
@@ -59,18 +59,6 @@ def met_eight_times(tmp_path: Path) -> Path:
         *(game(100 + n, NIGHT, *(("ann", "Ben") if n % 2 else ("Ben", "Ann")))
           for n in range(8)),
         game(200, NIGHT, "Cat", "Dan")])
-
-
-def seat(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, *options: str
-         ) -> tuple[int, str, str]:
-    path = tmp_path / "night.toml"
-    path.write_text(text)
-    try:
-        status = main(["seat", str(path), *options])
-    except SystemExit as end:
-        status = int(end.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def groups(out: str) -> list[set[str]]:
