@@ -40,15 +40,18 @@ def draw_opening(canvas: Canvas, game: GameState[Any], opening: Opening,
     player's latest opening throw."""
     roller = opening.roller if thrower is None else thrower
     title = game.name(roller) if roller is not None else "opening"
-    tied = len(opening.contenders) < game.players
+    tied = set(opening.contenders) <= set(opening.latest)  # all have thrown: a tie, again
     draw_banner(canvas, title, ("tie: roll" if tied else "who starts", "again" if tied else
                                 f"roll {opening.dice}"), shown)
+    # once a tied player has thrown again, the others' throws of the tie are out of date
+    stale = set(opening.to_roll) if tied and len(opening.to_roll) < len(
+        opening.contenders) else set()
     top = BODY_TOP + 1
     line = LINE if game.players * LINE <= canvas.height - top else TIGHT
     top = BODY_TOP + (line == LINE)
     for player in range(game.players):
         y = top + player * line
-        throw = opening.latest.get(player)
+        throw = None if player in stale else opening.latest.get(player)
         if throw is None:
             left = canvas.text_right(canvas.width - 1, y, "-")
         else:

@@ -194,3 +194,23 @@ def test_the_sequence_legend_follows_a_game_drawn_as_it_is_played() -> None:
             assert frame.crop(box).tobytes() == label.to_image().crop(box).tobytes(), run
             seen.add(run)
     assert len(seen) >= 3
+
+
+def test_a_tie_of_every_player_says_so_and_a_throw_of_the_tie_goes_once_one_throws_again(
+        ) -> None:
+    """Both tied: the band says "tie: roll again" (it said "who starts", as if nothing
+    had been thrown); once Ann throws again, Ben's throw of the tie is no longer shown."""
+    game = games.new_game("dalmatian", 2, names=["Ann", "Ben"])
+    for action in ("roll 3-3-3-3-3", "roll 3-3-3-3-3"):
+        game.apply(action)
+    band = (0, 0, 128, BODY_TOP)
+    expected = Canvas()
+    draw_banner(expected, "Ann", ("tie: roll", "again"), ())
+    assert render(GameView(game)).crop(band).tobytes() == \
+        expected.to_image().crop(band).tobytes()
+    game.apply("roll 2-2-2-2-2")
+    ben = BODY_TOP + 1 + 9
+    row = (40, ben, 128, ben + 7)
+    dash = Canvas()
+    dash.text_right(127, ben, "-")
+    assert render(GameView(game)).crop(row).tobytes() == dash.to_image().crop(row).tobytes()
