@@ -140,11 +140,14 @@ def _draw_between_rounds(canvas: Canvas, game: Dalmatian) -> None:
 
 def _draw_totals(canvas: Canvas, game: Dalmatian, top: int,
                  this_round: Sequence[int | None]) -> None:
-    """Every player's total, with this round's score as ``+n`` when given."""
+    """Every player's total, with this round's score as ``+n`` when given; columns of
+    players side by side are parted by a rule, so a total never reads as the next name's."""
     rows = (canvas.height - top) // LINE
     columns = -(-game.players // rows)
     width = canvas.width // columns
     scores = game.scores()
+    for column in range(1, columns):
+        canvas.vline(column * width - 5, top, canvas.height - top)
     for player in range(game.players):
         x, y = (player // rows) * width, top + (player % rows) * LINE
         gained = this_round[player] if this_round else None
