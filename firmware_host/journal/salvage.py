@@ -103,7 +103,7 @@ def one_line(check: str) -> str:
     database's name), and how many more there are."""
     lines = [line for line in check.splitlines() if not line.startswith("***")]
     if len(lines) <= 1:
-        return " ".join(check.split())
+        return " ".join((lines or [check])[0].split())
     return f"{lines[0]} (and {len(lines) - 1} more)"
 
 
@@ -197,32 +197,37 @@ def _read(copy: Path, results_of: ResultsOf) -> Reading:
         chained = "hash" if version >= 2 else "NULL"
         source = "source" if version >= 4 else "NULL"
         reading: Reading = {}
+        # the columns outside the hashes (the table's settings, a throw's source) are read
+        # on their own: a value there that cannot be read loses nothing else
         scanned, scan_unread = _as_far_as_read(db, f"SELECT game_id, seq, action, at, "
-                                               f"{chained}, {source} FROM actions")
+                                               f"{chained} FROM actions")
         for game_id in _game_ids(db):
             try:
                 row = db.execute(f"SELECT id, setup, started_at, ended_at, outcome, "
-                                 f"{hashes}, {settings} FROM games WHERE id = ?",
-                                 (game_id,)).fetchone()
+                                 f"{hashes} FROM games WHERE id = ?", (game_id,)).fetchone()
             except sqlite3.DatabaseError as err:
                 reading[game_id] = (None, Problem(game_id, f"{err}; not recovered"))
                 continue
             if row is None:
                 continue
-            sought, unread = _as_far_as_read(db, f"SELECT seq, action, at, {chained}, "
-                                             f"{source} FROM actions WHERE game_id = ? "
-                                             "ORDER BY seq", game_id)
+            sought, unread = _as_far_as_read(db, f"SELECT seq, action, at, {chained} FROM "
+                                             "actions WHERE game_id = ? ORDER BY seq", game_id)
             results, results_unread = _as_far_as_read(
                 db, "SELECT seat, score, place FROM results WHERE game_id = ? ORDER BY seat",
                 game_id)
-            actions = _merged([r[1:] for r in scanned if r[0] == game_id], sought)
+            sources = dict(_as_far_as_read(db, f"SELECT seq, {source} FROM actions WHERE "
+                                               "game_id = ?", game_id)[0])
+            actions = [(*action, sources.get(action[0])) for action in
+                       _merged([r[1:] for r in scanned if r[0] == game_id], sought)]
             try:
-                game, note = _checked(tuple(row[:8]), actions, unread and scan_unread,
+                game, note = _checked(tuple(row), actions, unread and scan_unread,
                                       results, results_unread, results_of)
             except Damaged as err:
                 reading[game_id] = (None, Problem(game_id, f"{err}; not recovered"))
                 continue
-            reading[game_id] = (Saved(game.game, game.actions, game.results, row[8]), note)
+            kept = _as_far_as_read(db, f"SELECT {settings} FROM games WHERE id = ?", game_id)[0]
+            reading[game_id] = (Saved(game.game, game.actions, game.results,
+                                      kept[0][0] if kept else None), note)
         return reading
 
 
