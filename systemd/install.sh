@@ -326,6 +326,7 @@ if [ "$mode" = hub ]; then  # the hub needs the command, not the table's hardwar
 fi
 
 # --- the config, and the buses its pin map needs -------------------------------------------
+config_dir  # an earlier --hub left it closed to the service's user
 if [ -e "$CONFIG_DIR/config.toml" ]; then
     say "Keeping $CONFIG_DIR/config.toml (the shipped example is $SOURCE/systemd/config.toml)"
 else

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import sqlite3
+import stat
 import tempfile
 from collections import defaultdict
 from pathlib import Path
@@ -109,7 +110,9 @@ def listing(roster: Roster, played: list[Game]) -> str:
 
 
 def write(roster: Roster, path: Path) -> None:
-    """``roster`` into ``path`` whole or not at all (a hub reading it never sees half)."""
+    """``roster`` into ``path`` whole or not at all (a hub reading it never sees half). A
+    file that was there keeps its group and mode (install.sh --hub makes it readable by the
+    hub's group alone); a new one is readable by all, the hub's service among them."""
     output_file(path, "--roster")
     temporary = None
     try:
@@ -117,9 +120,21 @@ def write(roster: Roster, path: Path) -> None:
                                          prefix=".roster-", delete=False) as out:
             temporary = Path(out.name)
             out.write(roster.toml())
-        temporary.chmod(0o644)  # the hub's service reads it as a user of its own
+        keep(temporary, path)
         temporary.replace(path)
     except OSError as err:
         if temporary is not None:
             temporary.unlink(missing_ok=True)
         raise UsageError(f"--roster {path}: cannot write it ({err.strerror or err})") from None
+
+
+def keep(new: Path, old: Path) -> None:
+    """``new`` with ``old``'s group and mode, or readable by all when there is no ``old``."""
+    try:
+        was = old.stat()
+    except FileNotFoundError:
+        new.chmod(0o644)
+        return
+    if was.st_gid != new.stat().st_gid:
+        os.chown(new, -1, was.st_gid)  # root's (sudo), or a group this user is in
+    new.chmod(stat.S_IMODE(was.st_mode))

@@ -206,16 +206,23 @@ class RosterFile:
     path: Path
     roster: Roster = field(default_factory=Roster)
     problem: str = ""  # what is wrong with the file now, '' when nothing is
-    _seen: tuple[int, int, int] | None = None
+    _seen: tuple[int, int, int, int] | None = None
 
     def reload(self) -> bool:
         """Read the file if it changed since last time; whether the roster changed. A bad
-        file leaves the roster as it was, with :attr:`problem` saying why."""
+        file, or one this user cannot reach or read, leaves the roster as it was, with
+        :attr:`problem` saying why; only a file that is not there at all is no roster."""
         try:
             info = self.path.stat()
-            seen: tuple[int, int, int] | None = (info.st_ino, info.st_mtime_ns, info.st_size)
-        except OSError:
+            # ctime: a chmod or chown that lets this user read it is a change too
+            seen: tuple[int, int, int, int] | None = (
+                info.st_ino, info.st_mtime_ns, info.st_ctime_ns, info.st_size)
+        except FileNotFoundError:
             seen = None
+        except OSError as err:  # a folder this user may not pass, say
+            self._seen = None
+            self.problem = f"{self.path}: cannot be read ({err.strerror or err})"
+            return False
         if seen == self._seen and self._seen is not None:
             return False
         self._seen = seen

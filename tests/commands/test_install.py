@@ -90,6 +90,10 @@ step night-broker unshare --net /opt/table-companion/venv/bin/python \
     /src/tests/commands/hub_broker_check.py /etc/table-companion/night/table-2
 step night-publish bash /src/systemd/install.sh --publish /etc/table-companion/night/table-2
 cp "$root/etc/table-companion/config.toml" "$root/out/config-published.toml"
+step night-access bash /src/tests/commands/access.sh  # this Pi: the hub and a table
+chmod 0700 "$root/etc/table-companion"  # as an earlier install.sh --hub left it
+chmod 0644 "$root/etc/table-companion/roster.toml"
+step night-hub-mended bash /src/systemd/install.sh --hub --tables 2
 step night-publish-again bash /src/systemd/install.sh --publish /etc/table-companion/night/table-2
 step night-unpublish bash /src/systemd/install.sh --uninstall --publish
 cp "$root/etc/table-companion/config.toml" "$root/out/config-unpublished.toml"
@@ -190,6 +194,40 @@ def test_install_upgrade_spi_and_uninstall_in_a_throwaway_root(tmp_path: Path) -
         "table-2 without TLS on 8883: no answer",
         "the hub on the plain listener: Success",
         "the host on the plain listener: Success", "exit 0"]
+    access = out["night-access"].splitlines()
+    assert access[:access.index("as the hub:")] == [
+        "/etc/table-companion root:root 755",
+        "/etc/table-companion/config.toml root:root 644",
+        "/etc/table-companion/night-ca.crt root:root 644",
+        "/etc/table-companion/mqtt-password table-companion:table-companion 600",
+        "/etc/table-companion/roster.toml root:table-companion-hub 640",
+        "/etc/table-companion/hub-password root:root 600",
+        "/etc/table-companion/host-password root:root 600",
+        "/etc/table-companion/night root:root 700",
+        "table-companion reads /etc/table-companion/config.toml",
+        "table-companion-hub reads /etc/table-companion/config.toml",
+        "table-companion reads /etc/table-companion/night-ca.crt",
+        "table-companion-hub reads /etc/table-companion/night-ca.crt",
+        "table-companion reads /etc/table-companion/mqtt-password",
+        "table-companion-hub reads /etc/table-companion/roster.toml",
+        "christopher: Christopher, also Chris (written to /etc/table-companion/roster.toml)",
+        "/etc/table-companion/roster.toml root:table-companion-hub 640"], access
+    assert access[access.index("as the hub:"):] == [
+        "as the hub:",
+        "INFO players named by /etc/table-companion/roster.toml (1 listed)",
+        "Chris is shown as Christopher",
+        "as the table:",
+        "WARNING roster not read: /etc/table-companion/roster.toml: cannot be read "
+        "(Permission denied); players are named as before",
+        "Chris is shown as Chris",
+        "exit 0"], access
+    mended = out["night-hub-mended"]
+    assert ("Made /etc/table-companion passable to the services (mode 755; each file keeps "
+            "its own)\nMade /etc/table-companion/roster.toml readable by root and the hub "
+            "alone (root:table-companion-hub, mode 640)\n") in mended, mended
+    assert mended.endswith("exit 0\n")
+    assert "User=table-companion-hub" in out["hub.service"]
+    assert "LoadCredential=hub-password:/etc/table-companion/hub-password" in out["hub.service"]
     published = out["night-publish"]
     assert published.endswith("exit 0\n"), published
     assert "This table publishes as Table 2 (table-2) to mqtts://" in published

@@ -4,6 +4,7 @@ and ``table-companion roster``."""
 from __future__ import annotations
 
 import os
+import stat
 import time
 from pathlib import Path
 
@@ -139,6 +140,22 @@ def test_merging_a_name_with_its_plain_latin_spelling_says_they_are_one_already(
     assert read(path).id_of("LUKASZ") == "lukasz"
 
 
+def test_a_merge_keeps_the_roster_files_group_and_mode(tmp_path: Path) -> None:
+    """install.sh --hub makes it readable by the hub's group alone; a merge by the host must
+    leave it so (a new file is readable by all)."""
+    path = tmp_path / "roster.toml"
+    assert main(["roster", "--roster", str(path), "merge", "Christopher", "Chris"]) == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    path.chmod(0o640)
+    group = path.stat().st_gid
+    if os.geteuid() == 0:  # root may give it any group, as install.sh does
+        group = 4321
+        os.chown(path, -1, group)
+    assert main(["roster", "--roster", str(path), "merge", "Christopher", "Kit"]) == 0
+    assert read(path).id_of("Kit") == read(path).id_of("Chris") == "christopher"
+    assert (stat.S_IMODE(path.stat().st_mode), path.stat().st_gid) == (0o640, group)
+
+
 def test_the_roster_file_is_read_again_when_it_changes_and_a_bad_one_is_not_taken(
         tmp_path: Path) -> None:
     path = tmp_path / "roster.toml"
@@ -153,6 +170,39 @@ def test_the_roster_file_is_read_again_when_it_changes_and_a_bad_one_is_not_take
     path.write_text(CHRIS.replace("Kit", "Kitty"), encoding="utf-8")
     os.utime(path, ns=(time.time_ns() + 10**9,) * 2)
     assert file.reload() and file.roster.id_of("Kit") == "kit" and file.problem == ""
+
+
+def test_a_roster_the_hub_cannot_reach_is_a_problem_not_no_roster(tmp_path: Path) -> None:
+    """A folder the hub's user may not pass stands here as one that is no folder (root, who
+    runs the tests, passes any); tests/commands/test_install.py tries the real permissions
+    as the hub's user."""
+    path = tmp_path / "roster.toml"
+    path.write_text(CHRIS, encoding="utf-8")
+    file = RosterFile(path)
+    assert file.reload() and file.roster.id_of("Kit") == "chris"
+    path.rename(tmp_path / "kept.toml")
+    (tmp_path / "etc").write_text("")
+    file.path = tmp_path / "etc" / "roster.toml"
+    assert not file.reload() and file.roster.id_of("Kit") == "chris"  # as it was
+    assert file.problem == f"{file.path}: cannot be read (Not a directory)"
+    (tmp_path / "etc").unlink()
+    (tmp_path / "etc").mkdir()
+    assert file.reload() and file.roster == Roster() and file.problem == ""  # none there
+
+
+def test_a_roster_changed_in_its_inode_alone_is_read_again(tmp_path: Path) -> None:
+    """A chmod or chown that lets the hub read the file changes only its ctime: the same
+    size and modification time must not hide it."""
+    path = tmp_path / "roster.toml"
+    bad = CHRIS.replace("[players.", "[players!")
+    assert len(bad) == len(CHRIS)
+    path.write_text(bad, encoding="utf-8")
+    file = RosterFile(path)
+    assert not file.reload() and file.problem
+    was = path.stat()
+    path.write_text(CHRIS, encoding="utf-8")
+    os.utime(path, ns=(was.st_atime_ns, was.st_mtime_ns))
+    assert file.reload() and file.roster.id_of("Kit") == "chris" and file.problem == ""
 
 
 def game(table: str, game_id: int, night: str, *names: str) -> Game:
