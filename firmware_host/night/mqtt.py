@@ -74,9 +74,11 @@ def handshake_refused(broker: Broker, ca: Path | None, err: ssl.SSLError) -> str
                     f"({broker.host}) against the names in the broker's certificate (the "
                     "hub's install.sh --hub makes it for the hub's name, NAME.local and its "
                     "addresses)")
-        trusted = "the system's authorities" if ca is None else ca
-        return (f"the broker {broker}: {why}; check the CA file ({trusted}): it must be "
-                "the night's night-ca.crt from the hub that made the broker's certificate")
+        if ca is None:
+            return (f"the broker {broker}: {why}; only the system's authorities were "
+                    "trusted: give the night's night-ca.crt from the hub as the CA file")
+        return (f"the broker {broker}: {why}; check the CA file ({ca}): it must be the "
+                "night's night-ca.crt from the hub that made the broker's certificate")
     return (f"the broker {broker}: TLS failed ({err.reason or err}); check that the URL's "
             "port is the broker's TLS listener (8883)")
 

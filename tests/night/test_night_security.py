@@ -137,7 +137,7 @@ def test_seat_trusts_the_nights_authority_with_ca_and_says_a_refusal_in_one_line
     done = seat_clear(tmp_path, broker.tls_url, "--ca", str(broker.ca))
     assert done.returncode == 0, done.stderr
     assert "cleared" in done.stderr
-    for ca, check in ((None, "(the system's authorities)"),
+    for ca, check in ((None, "only the system's authorities were trusted: give the night's"),
                       (other_authority(tmp_path), "check the CA file"),
                       (tmp_path / "none.crt", "No such file or directory")):
         done = seat_clear(tmp_path, broker.tls_url, *(["--ca", str(ca)] if ca else []))
