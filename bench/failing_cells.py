@@ -9,6 +9,8 @@ the player who threw makes the move they chose on seeing the dice, whatever the 
 shows meanwhile (a failing switch may have made a move first: when the screen offers
 theirs instead, they SELECT it). When the screen asks for a fix they cannot make they wait;
 once it names a sensor they play on (SELECT) and make that cell's moves from the list.
+Players who play on (the ``_playing_on`` figures) go on throwing and moving whatever fix the
+screen shows, a move on a cell a fix names made from the list.
 After 6-30 of their turns one cell fails, ``TRIALS`` times for each way:
 
 - ``chattering``: a free cell flips every 100-1,000 ms for 3-15 s;
@@ -45,6 +47,7 @@ from firmware_host.sensing import recogniser_for
 from firmware_host.views import BoardFixView
 from games import new_game
 from games.core import Phase
+from games.sequence import Cell as ChipCell
 from games.sequence import ChipMove, Verb
 from hardware.board.matrix import ReedMatrix
 from hardware.board.mock import MockBoard
@@ -103,8 +106,9 @@ class Board:
 class Table:
     """A Sequence Dice game on a :class:`Board`, its referee and journal, and the players."""
 
-    def __init__(self, folder: Path, rng: random.Random) -> None:
+    def __init__(self, folder: Path, rng: random.Random, *, play_on: bool = False) -> None:
         self.board = Board()
+        self.play_on = play_on  # the players go on with the game while a fix is unmade
         self.rng = rng
         self.journal = Journal.open(folder / "faults.sqlite3")
         self.journal.start(new_game("sequence", rng.choice([2, 3, 4])))
@@ -214,7 +218,12 @@ class Table:
         if game.is_over:
             return False
         if self.due is None and isinstance(self.referee.view(), BoardFixView):
-            return self._wait_on_the_fix()
+            if not self.play_on:
+                return self._wait_on_the_fix()
+            table = self.referee.table
+            if table is not None and table.suspects:  # play on without the sensor named
+                table.message = None
+                self.press(Control.SELECT)
         move, self.due = self.due, None
         if move is None and game.phase is Phase.ROLL:
             dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
@@ -232,7 +241,7 @@ class Table:
         cell = (move.cell.row, move.cell.col)
         if self.made[-1:] != [str(move)]:  # not the same move tried again
             self.made.append(str(move))
-        if cell in self.referee.ignored:
+        if cell in self.referee.ignored or self._in_a_fix(cell):
             self.choose(str(move))
         elif move.verb is Verb.REPLACE:  # theirs off, one's own on, SELECT on the offer
             self.board.set(cell, False)
@@ -248,6 +257,12 @@ class Table:
                 self.confirm()  # another change came first: this one is theirs
         self.run(self.rng.uniform(0.6, 2.5))
         return True
+
+    def _in_a_fix(self, cell: Cell) -> bool:
+        """Whether the screen's fixes name ``cell`` (a chip put there would not show)."""
+        table = self.referee.table
+        name = str(ChipCell(*cell))
+        return table is not None and any(fix.split()[-1] == name for fix in table.fixes)
 
     def confirm(self) -> None:
         """SELECT on what the screen offers, a message over it read first."""
@@ -297,16 +312,17 @@ def _blank(view: object) -> Image.Image:
 
 
 def failing_cells(trials: int = TRIALS, seed: int = 6) -> dict[str, Any]:
-    """``trials`` games for each way a cell fails; see the module docstring."""
+    """``trials`` games for each way a cell fails, with players who wait on a fix they
+    cannot make and with players who play on; see the module docstring."""
     logging.disable(logging.WARNING)  # the referee names every failure: counted here
     rng = random.Random(seed)
     found: dict[str, Any] = {}
-    for kind in FAULT_KINDS:
+    for kind, play_on in [(kind, play_on) for play_on in (False, True) for kind in FAULT_KINDS]:
         phantom = missed = wrong = reported = late = unseen = healthy = 0
         delays: list[float] = []
         for _ in range(trials):
             with tempfile.TemporaryDirectory() as folder:
-                table = Table(Path(folder), rng)
+                table = Table(Path(folder), rng, play_on=play_on)
                 fail_at = rng.randint(6, 30)
                 for turn in range(300):
                     if turn == fail_at:
@@ -326,10 +342,11 @@ def failing_cells(trials: int = TRIALS, seed: int = 6) -> dict[str, Any]:
                 table.journal.close()
         reported = sum(delay <= REPORT_GOAL_S for delay in delays)
         late = len(delays) - reported
-        found[kind] = {"trials": trials, "phantom_actions": phantom, "missed_actions": missed,
-                       "wrong_games": wrong, "healthy_cells_named": healthy,
-                       "never_showed": unseen, "reported": reported, "reported_late": late,
-                       "slowest_report_s": round(max(delays), 1) if delays else None}
+        found[f"{kind}_playing_on" if play_on else kind] = {
+            "trials": trials, "phantom_actions": phantom, "missed_actions": missed,
+            "wrong_games": wrong, "healthy_cells_named": healthy, "never_showed": unseen,
+            "reported": reported, "reported_late": late,
+            "slowest_report_s": round(max(delays), 1) if delays else None}
     logging.disable(logging.NOTSET)
     return found
 

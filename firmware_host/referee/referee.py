@@ -267,8 +267,9 @@ class Referee:
             case DiceRolled(dice=dice, source=source):
                 self._dice(dice, source)
             case CellChanged():
-                self.timers.unmade.worked()
+                before = self._disagrees(event)
                 self._sensed(event)
+                self.timers.unmade.worked(fixing=before or self._disagrees(event))
             case CellFault(row=row, col=col, reason=reason, chattering=chattering):
                 self._fault((row, col), reason, chattering=chattering)
             case DeviceStatus(message=message):
@@ -369,7 +370,7 @@ class Referee:
                 self.table.told = None
             self.by_board.instead = None
         was_ignored = square in self.ignored
-        astray = self.table is not None and square in self.table.missing() | self.table.extra()
+        astray = self._disagrees(event)
         outcome = self.table.sensed(event) if self.table is not None else None
         if outcome is None:
             log.info("board change at %s,%s not used by this game", event.row, event.col)
@@ -406,6 +407,11 @@ class Referee:
                         chattering=True)
         elif verdict is Verdict.ASK and self.table is not None:
             self.table.message = question(self.parts.label(*square))
+
+    def _disagrees(self, event: CellChanged) -> bool:
+        """Whether the board disagrees with the game at ``event``'s square."""
+        table = self.table
+        return table is not None and (event.row, event.col) in table.missing() | table.extra()
 
     def _unheard(self, restless: Mapping[tuple[int, int], int]) -> bool:
         """Name the sensors whose changes by themselves, one a close too brief to be

@@ -139,26 +139,34 @@ class UnmadeFixes:
 
     The screen asks for the fix, so players slow to make it are not a fault: a square is
     suspected only once the players have worked the board since it disagreed (a sensed
-    change: they are at it) and the board has then been still for :data:`UNMADE_FIX_S` with
-    the fix still unmade. Each change of the board starts the wait again, so a piece just
-    placed is never blamed on its sensor; a square that agrees again is no longer
-    suspected."""
+    change: they are at it) and then :data:`UNMADE_FIX_S` have passed with the fix still
+    unmade and no change of the board at a square that disagreed before or after it (a fix
+    made, a piece put down wrongly, one lifted to be straightened): each such change starts
+    the wait again, so a piece just placed is never blamed on its sensor. Players who play
+    on meanwhile do not hold it off: a move, a replacement's lift and put leave their square
+    agreeing with the game. A square that agrees again is no longer suspected."""
 
     def __init__(self) -> None:
         self.due: float | None = None
         self._since: dict[Square, float | None] = {}  # None: not worked on since missing
         self.suspected: frozenset[Square] = frozenset()
         self._worked = False  # the board changed since the last call of :meth:`on`
+        self._played = False  # the board changed where it agrees with the game, since then
 
-    def worked(self) -> None:
-        """The sensors saw the board change."""
-        self._worked = True
+    def worked(self, *, fixing: bool = True) -> None:
+        """The sensors saw the board change; ``fixing``: at a square that disagreed with
+        the game before or after the change."""
+        if fixing:
+            self._worked = True
+        else:
+            self._played = True
 
     def on(self, now: float, disagreeing: frozenset[Square]) -> bool:
         """Note the squares that disagree now; whether the suspected squares changed."""
         worked, self._worked = self._worked, False
-        self._since = {square: now if worked else self._since.get(square)
-                       for square in disagreeing}
+        played, self._played = self._played, False
+        self._since = {square: now if worked or (played and self._since.get(square) is None)
+                       else self._since.get(square) for square in disagreeing}
         suspected = frozenset(square for square, since in self._since.items()
                               if since is not None and now >= since + UNMADE_FIX_S)
         self.due = min((since + UNMADE_FIX_S for since in self._since.values()

@@ -66,8 +66,9 @@ def test_real_hands_make_no_phantom_and_miss_nothing_at_rest_or_busy() -> None:
 
 def test_a_failing_cell_in_a_game_is_named_within_10_s_and_leaves_no_phantom() -> None:
     """Two games for each way a cell fails (chattering, stuck closed, stuck open), played
-    through the matrix, the referee and a journal: each failure named on the screen within
-    10 s, no game stuck, and the journal holds what the players did."""
+    through the matrix, the referee and a journal, with players who wait on a fix they
+    cannot make and with players who play on: each failure named on the screen within 10 s,
+    no game stuck, and the journal holds what the players did."""
     found = bench("failing_cells").failing_cells(trials=2, seed=3)
     for kind, figures in found.items():
         assert figures["reported"] == 2, (kind, figures)

@@ -408,3 +408,19 @@ def test_a_replacement_offer_stays_readable_until_taken_or_withdrawn(opened: Boa
     assert opened.send(ControlPressed(Control.DOWN)).message == offer
     opened.send(ControlPressed(Control.SELECT))
     assert opened.history()[-1] == "replace F2"
+
+
+def test_players_who_play_on_do_not_hold_off_naming_a_sensor_left_unfixed(
+        board: Board) -> None:
+    """C2's sensor fails open under Ann's chip; Ben throws and places his chip on E1 4 s
+    later, as if nothing were wrong: his move does not start the wait again, so C2 is named
+    8 s after it disagreed."""
+    board.send(CellChanged(1, 2, True), CellChanged(1, 2, False))
+    referee = board.referee
+    referee.tick(100.0)
+    board.send(ControlPressed(Control.SELECT), DiceRolled((3, 3), "button"))  # a 6
+    board.send(CellChanged(0, 4, True))
+    assert board.history()[-1] == "place E1"
+    referee.tick(104.0)
+    referee.tick(100.0 + UNMADE_FIX_S)
+    assert referee.table is not None and DEAD in referee.table.suspects
