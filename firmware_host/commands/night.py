@@ -57,7 +57,7 @@ GAMES = (DemoGame(Dalmatian.NAME, ("Ann", "Ben"), 1.0),  # each turn stays up to
          DemoGame("multigam", ("Jo", "Kim", "Lu", "Mo"), 0.5))
 PAUSE_S = (4.0, 9.0)  # between a table's games: long enough to watch the page change
 ROUNDS = 2  # a demo game of Dalmatian: about 20 s of play
-START_S = 10.0
+START_S = 30.0  # for the hub to answer: seconds on a busy or small machine
 LOOPBACK = "127.0.0.1"
 
 

@@ -47,7 +47,7 @@ def test_the_demo_shows_every_game_playing_and_stops_on_ctrl_c(tmp_path: Path,
         assert demo.stdout is not None and demo.stderr is not None
         first = demo.stdout.readline()
         found = re.search(r"open (http://([^:/]+):\d+/)", first)
-        assert found is not None, first + demo.stdout.read()
+        assert found is not None, first + demo.stdout.read() + demo.stderr.read()
         if listen:
             warned = demo.stderr.readline()
             assert warned.startswith("Warning: the demo's page is served on 0.0.0.0: anyone "
