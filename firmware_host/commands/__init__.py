@@ -41,6 +41,7 @@ COMMANDS: dict[str, Command] = {
     "night": Command("night", "try a game night on this machine: night --demo"),
     "seat": Command("seat", "propose the next round's seating at a game night"),
     "roster": Command("roster", "list the game night's players, or merge two names"),
+    "league": Command("league", "remove a table's games from the hub's nights"),
 }
 
 

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from firmware_host.commands import Subparsers, add_command
 from firmware_host.errors import UsageError
 from firmware_host.league.roster import RosterFile
+from firmware_host.league.shares import closed_before
 from firmware_host.night import topics
 from firmware_host.night.broadcast import Broadcast
 from firmware_host.night.credentials import read_secret
@@ -29,6 +30,7 @@ from firmware_host.night.server import NightServer
 from firmware_host.night.signals import StopFlag
 from firmware_host.night.site import Site
 from firmware_host.night.store import Store
+from firmware_host.night.tonight import local_now
 from firmware_host.night.watch import Watch
 
 KEEPALIVE_S = 10
@@ -63,6 +65,10 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("--night", type=night_date, metavar="YYYY-MM-DD",
                         help="show this night's games (default: the latest night by the "
                              "hub's clock; a night turns at 06:00)")
+    parser.add_argument("--open-since", type=night_date, metavar="YYYY-MM-DD",
+                        help="take finished games of nights since this one too (a table "
+                             "that could not reach the hub those nights; default: an older "
+                             "night takes games until noon the day after, then is closed)")
     parser.add_argument("--page", type=page_address, metavar="URL",
                         help="the night page's address as players' phones reach it, for "
                              "the QR code on /tv (default: the address the TV opened, "
@@ -89,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
         db.parent.mkdir(parents=True, exist_ok=True)
         store = Store.open(db)
         store.tonight = args.night or ""
+        store.first_open = lambda: closed_before(local_now(), store.bounds.window,
+                                                 args.open_since or "")
     except (OSError, sqlite3.Error) as err:
         raise UsageError(f"{db}: cannot keep the night there ({err})") from None
     broadcast = Broadcast()
@@ -97,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     listener = Listener(store, link, broadcast)
     listener.reread(roster)
     watch = Watch(listener, args.keepalive)
-    site = Site(store, watch.night, lambda: listener.rejected)
+    site = Site(store, watch.night, lambda: listener.rejected, listener.refusals.as_json)
     server = NightServer((host, port), site, broadcast, page_url=args.page or "")
     try:
         server.start()
@@ -113,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
         while not stop.wait(1.0):
             watch.tick()
             listener.reread(roster)
+            listener.removals()
     finally:
         notify("STOPPING=1")
         link.stop()

@@ -4,13 +4,17 @@ A message that breaks the contract (malformed, oversized, on a topic no table ow
 counted and logged, and the hub goes on; the count is in ``/night.json``. So is anything
 else a message makes go wrong on its way in: it runs in paho's network thread, and an
 exception there would end the thread and leave the hub deaf. At most :data:`LOG_LINES`
-refusals a minute are logged; the next line says how many more were only counted.
+refusals a minute are logged; the next line says how many more were only counted. A
+message past a table's share (:mod:`~firmware_host.league.shares`: a closed night, too many
+games, names, changes or messages) is counted by table and kind, and logged in one line a
+minute.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -18,6 +22,7 @@ from typing import Any
 import paho.mqtt.client as paho
 
 from firmware_host.league.roster import RosterFile
+from firmware_host.league.shares import OverBound, Rate, Refusals
 from firmware_host.night import page, topics
 from firmware_host.night.broadcast import Broadcast, sse
 from firmware_host.night.mqtt import Link
@@ -39,6 +44,8 @@ class Listener:
         self.link = link
         self.broadcast = broadcast
         self.rejected = 0
+        self.refusals = Refusals()  # the part of rejected past a table's share
+        self.rate = Rate(store.bounds)
         self.heard_at = time.monotonic()  # when the last message came, whatever it held
         self._minute = -1.0
         self._logged = self._unlogged = 0
@@ -79,7 +86,12 @@ class Listener:
         try:
             topic = message.topic
             parsed = topics.parse(topic, bytes(message.payload))
+            if topic not in (topics.ROSTER, topics.SEATING):  # a table's, by the ACL
+                self.rate.take(topic.split("/")[1])
             self.take(dated(parsed, self.clock()))
+        except OverBound as refused:
+            self.rejected += 1
+            self.refusals.count(refused)
         except BadMessage as err:
             self.reject(topic, str(err))
         except Exception as err:  # a bug, but one message must not silence the night
@@ -107,6 +119,17 @@ class Listener:
             self.broadcast.send("results", sse("results", page.results(self.store.night())))
         if roster.problem and roster.problem != was:
             log.warning("roster not read: %s; players are named as before", roster.problem)
+
+    def removals(self) -> None:
+        """The games the host removed from the hub's file (``table-companion league
+        remove``), logged and taken off the page."""
+        removed = self.store.removed()
+        counted = Counter((night, table) for night, table, _ in removed)
+        for (night, table), count in sorted(counted.items()):
+            log.info("the host removed %d game%s of %s from the night of %s", count,
+                     "" if count == 1 else "s", table, night)
+        if removed:
+            self.broadcast.send("results", sse("results", page.results(self.store.night())))
 
     def reject(self, topic: str, reason: str) -> None:
         self.rejected += 1

@@ -57,13 +57,16 @@ class Read:
 
 class Site:
     """The hub's addresses over ``store``; ``night`` is today's night as the page shows it
-    (with the hub's trouble) and ``rejected`` the count of messages refused."""
+    (with the hub's trouble), ``rejected`` the count of messages refused and ``refused``
+    those past a table's share, by table and kind (:mod:`~firmware_host.league.shares`)."""
 
     def __init__(self, store: Store, night: Callable[[], Night],
-                 rejected: Callable[[], int]) -> None:
+                 rejected: Callable[[], int],
+                 refused: Callable[[], dict[str, dict[str, int]]] = dict) -> None:
         self.store = store
         self.night = night
         self.rejected = rejected
+        self.refused = refused  # the part of rejected past a table's share, by table
         self._league = League(Roster())
         self._league_version = -1
         self._older: dict[str, Read] = {}  # the older nights as the league last read them
@@ -109,7 +112,8 @@ class Site:
     def get(self, path: str) -> Reply | None:
         """The answer to a GET of ``path``, or None if there is nothing there."""
         if path == "/night.json":
-            return Reply(_json(page.as_json(self.night(), self.rejected())), JSON)
+            return Reply(_json({**page.as_json(self.night(), self.rejected()),
+                                "refused": self.refused()}), JSON)
         if path == "/night.csv":
             return download(page.as_csv(self.night()), CSV, "night.csv")
         if path == urls.NIGHTS:

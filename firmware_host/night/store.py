@@ -15,7 +15,11 @@ compared across processes for that; a live state older than the one held (by its
 publisher's clock) is ignored. An older night is read-only: what it holds is never changed
 or dropped (a table lists only its own latest night's games, so not being listed there
 means nothing), and it only takes a game it does not hold yet, one that ended after a
-later night had begun (a game started at 05:50 that ended at 06:10).
+later night had begun (a game started at 05:50 that ended at 06:10), and only while the
+night is open (:attr:`Store.first_open`: until noon the day after, by the hub's clock);
+a closed night takes nothing, even as the latest. Each table's games, player names and
+changes to finished games of a night are bounded (:class:`~firmware_host.league.shares.Bounds`):
+past them a message is refused with :class:`~firmware_host.league.shares.OverBound`.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from pathlib import Path
 
 from firmware_host.journal import PlayedGame, PlayerResult, Standing, standings
 from firmware_host.league.roster import Roster
+from firmware_host.league.shares import Bounds, OverBound, closed_words
 from firmware_host.night import topics
 from firmware_host.night.topics import (
     NO_SEATING,
@@ -46,6 +51,9 @@ from firmware_host.night.topics import (
     moment,
 )
 
+# the games the host removed (`table-companion league remove`), for the running hub to see
+REMOVED = ("CREATE TABLE IF NOT EXISTS removed (seq INTEGER PRIMARY KEY, at TEXT NOT NULL, "
+           "night TEXT NOT NULL, table_id TEXT NOT NULL, game_id INTEGER NOT NULL)")
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, online INTEGER NOT NULL, "
     "live BLOB)",
@@ -54,6 +62,7 @@ SCHEMA = (
     "PRIMARY KEY (night, table_id, game_id)) WITHOUT ROWID",
     "CREATE TABLE IF NOT EXISTS seating (one INTEGER PRIMARY KEY CHECK (one = 1), "
     "payload BLOB NOT NULL)",
+    REMOVED,
 )
 PLAYING = ("roll", "move")  # a live state's phases while a game is on
 # a hub before every night was kept had one night's games by table and game id
@@ -125,6 +134,11 @@ class Store:
     changes: Counter[str] = field(default_factory=Counter)  # a night's, since the hub started
     ended_after: float = 900.0  # seconds without a game in play before the night is over
     played_at: float | None = None  # clock() when a table was last seen in a game
+    bounds: Bounds = field(default_factory=Bounds)
+    # the first night (ISO date) that takes games; older ones are closed ('': none is)
+    first_open: Callable[[], str] = str
+    changed: Counter[tuple[str, str]] = field(default_factory=Counter)  # night, table
+    removed_seq: int = 0  # the last of the host's removals the store has taken in
 
     def __post_init__(self) -> None:
         if self.played_at is None:  # a hub that starts cannot tell how long play has stopped
@@ -150,6 +164,8 @@ class Store:
             store.tables[table_id] = Table(table_id, bool(online),
                                            parsed if isinstance(parsed, Live) else None)
         store._load_latest()
+        (store.removed_seq,) = db.execute("SELECT coalesce(max(seq), 0) FROM removed"
+                                          ).fetchone()
         for (payload,) in db.execute("SELECT payload FROM seating"):
             kept = _kept(topics.SEATING, payload)
             store.seating = kept if isinstance(kept, Seating) else NO_SEATING
@@ -200,6 +216,22 @@ class Store:
                 self.version += 1
             return Change(table.id if card else "", results)
 
+    def removed(self) -> list[tuple[str, str, int]]:
+        """The games the host removed from the file since last asked (night, table id, game
+        id), now gone from the store too: their nights count as changed, so the league
+        reads them again and rates anew."""
+        with self.lock:
+            rows = self.db.execute("SELECT seq, night, table_id, game_id FROM removed "
+                                   "WHERE seq > ? ORDER BY seq", (self.removed_seq,)).fetchall()
+            if not rows:
+                return []
+            self.removed_seq = rows[-1][0]
+            for night in {row[1] for row in rows}:
+                self.changes[night] += 1
+            self._load_latest()
+            self.version += 1
+            return [(night, table_id, game_id) for _, night, table_id, game_id in rows]
+
     def use(self, roster: Roster) -> None:
         """Name players by ``roster`` from now on (the host changed its file)."""
         with self.lock:
@@ -232,14 +264,19 @@ class Store:
         return card, dropped or self._shown(table) != shown
 
     def _shown(self, table: Table) -> dict[int, Game]:
-        """The latest night's games of ``table`` that its live state lists."""
+        """The latest night's games of ``table`` that its live state lists (every one it
+        holds, once the night is closed)."""
+        held = self.games.get(table.id, {})
+        if not self._open():
+            return dict(held)
         listed = () if table.live is None else table.live.finished
-        return {game_id: game for game_id, game in self.games.get(table.id, {}).items()
-                if game_id in listed}
+        return {game_id: game for game_id, game in held.items() if game_id in listed}
 
     def _game(self, table: Table, game: Game) -> bool:
         """Kept; a change of the results once the table's live state lists it (or at once
-        in an older night, which takes only games it does not hold)."""
+        in an older night, which takes only games it does not hold). OverBound for a game
+        of a closed night the store does not hold as it is, or past a bound of its table's."""
+        self._check(game)
         if game.night < self.latest:
             added = self.db.execute("INSERT OR IGNORE INTO played VALUES (?, ?, ?, ?)",
                                     (game.night, game.table, game.id,
@@ -257,12 +294,51 @@ class Store:
                         (game.night, game.table, game.id, topics.game_payload(game)))
         return table.live is not None and game.id in table.live.finished
 
+    def _check(self, game: Game) -> None:
+        """OverBound if ``game`` would open a closed night, or take its table past a bound
+        of the night (a game held as it is takes nothing: a retained copy sent again)."""
+        first_open = self.first_open()
+        held = self._table_games(game.night, game.table)
+        if held.get(game.id) == game:
+            return
+        bounds = self.bounds
+        if game.night < first_open:
+            raise OverBound(game.table, "closed", closed_words(game.night, first_open))
+        if game.id in held:
+            if game.night < self.latest:
+                return  # an older night changes nothing it holds: ignored, not counted
+            if self.changed[(game.night, game.table)] >= bounds.changes:
+                raise OverBound(game.table, "changes", f"{bounds.changes} changes to its "
+                                f"finished games of {game.night} already")
+            self.changed[(game.night, game.table)] += 1
+            return
+        if len(held) >= bounds.games:
+            raise OverBound(game.table, "games", f"{bounds.games} games of {game.night} "
+                            "already")
+        names = {p.name for g in held.values() for p in g.players}
+        if len(names | {p.name for p in game.players}) > bounds.names:
+            raise OverBound(game.table, "names", f"{bounds.names} player names in its games "
+                            f"of {game.night} already")
+
+    def _table_games(self, night: str, table_id: str) -> dict[int, Game]:
+        """The games ``table_id`` has in ``night`` (shown or not)."""
+        if night == self.latest:
+            return self.games.get(table_id, {})
+        if night > self.latest:
+            return {}
+        return {g.id: g for g in self._read("night = ? AND table_id = ?", night, table_id)}
+
+    def _open(self) -> bool:
+        """Whether the latest night still takes games (a closed one is read-only)."""
+        return self.latest >= self.first_open()
+
     def _drop(self, table_id: str, game_id: int) -> bool:
         """A game of the latest night taken back; if it was the night's last, the night
         before is the latest again."""
         held = self.games.get(table_id, {})
-        if held.pop(game_id, None) is None:
+        if game_id not in held or not self._open():
             return False
+        del held[game_id]
         if not held:
             del self.games[table_id]
         self.changes[self.latest] += 1
@@ -343,8 +419,10 @@ class Store:
     def _games_of(self, night: str, each: Callable[[Game], Game] | None = None) -> list[Game]:
         if night != self.latest:
             return self._read("night = ?", night, each=each)
+        tables = (self.tables.values() if self._open() else
+                  [self.tables.get(i) or Table(i) for i in self.games])
         shown = [each(game) if each else game
-                 for table in self.tables.values() for game in self._shown(table).values()]
+                 for table in tables for game in self._shown(table).values()]
         return sorted(shown, key=lambda g: moment(g.ended))
 
     def games_of(self, night: str, each: Callable[[Game], Game] | None = None) -> list[Game]:
@@ -384,8 +462,8 @@ class Store:
         """One finished game as the pages show it, or None."""
         with self.lock:
             if night == self.latest:
-                table = self.tables.get(table_id)
-                return None if table is None else self._shown(table).get(game_id)
+                table = self.tables.get(table_id) or Table(table_id)
+                return self._shown(table).get(game_id)
             return next(iter(self._read("night = ? AND table_id = ? AND game_id = ?",
                                         night, table_id, game_id)), None)
 
@@ -458,3 +536,31 @@ def stored_games(path: Path) -> list[Game]:
     finally:
         db.close()
     return _parsed(rows)
+
+
+def remove_games(path: Path, night: str, table_id: str, game_id: int | None = None
+                 ) -> list[int]:
+    """Remove from the hub's file ``path`` table ``table_id``'s game ``game_id`` of
+    ``night``, or all its games of that night; the ids removed (none: nothing matched).
+    Each is noted in the file's ``removed`` table, which a running hub reads within a
+    second. sqlite3.Error if ``path`` is not a hub's file."""
+    db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=rw", uri=True, isolation_level=None)
+    try:
+        db.execute("PRAGMA busy_timeout = 5000")  # the hub may be writing
+        db.execute("SELECT 1 FROM played LIMIT 1")  # not a hub's file: an error here
+        db.execute("BEGIN IMMEDIATE")
+        db.execute(REMOVED)
+        where = "night = ? AND table_id = ?"
+        values: list[str | int] = [night, table_id]
+        if game_id is not None:
+            where, values = where + " AND game_id = ?", [*values, game_id]
+        ids = [row[0] for row in db.execute(
+            f"SELECT game_id FROM played WHERE {where} ORDER BY game_id", values)]
+        db.execute(f"DELETE FROM played WHERE {where}", values)
+        at = datetime.now().astimezone().isoformat(timespec="seconds")
+        db.executemany("INSERT INTO removed (at, night, table_id, game_id) VALUES (?, ?, ?, ?)",
+                       [(at, night, table_id, i) for i in ids])
+        db.execute("COMMIT")
+        return ids
+    finally:
+        db.close()

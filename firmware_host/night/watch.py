@@ -52,11 +52,18 @@ class Watch:
         self._connected_once = False
         self._quiet: set[str] = set()
         self._over = False
+        self._banner = ""
         listener.store.quiet_after = keepalive
 
     def night(self) -> Night:
         """The night as the page shows it: the store's, with the hub's trouble."""
-        return replace(self.listener.store.night(), trouble=self.trouble)
+        return replace(self.listener.store.night(), trouble=self.banner())
+
+    def banner(self) -> str:
+        """The banner's words, for the host: the link's trouble, and the tables that sent
+        more than their share."""
+        return " ".join(words for words in (self.trouble, self.listener.refusals.note())
+                        if words)
 
     def silent(self) -> bool:
         """No message for two keep-alives while tables are online: the link hears nothing."""
@@ -74,8 +81,11 @@ class Watch:
             else:
                 log.info("the hub hears the tables again")
             notify(f"STATUS={self.trouble or 'hearing the tables'}")
+        if self.banner() != self._banner:
+            self._banner = self.banner()
             self.listener.broadcast.send("banner", sse("banner", {
-                "html": page.banner(self.trouble)}))
+                "html": page.banner(self._banner)}))
+        self.listener.refusals.say()
         if link.trying() and not (link.is_connected() and self.silent()):
             notify("WATCHDOG=1")
         quiet = self.listener.store.quiet()

@@ -165,7 +165,7 @@ def test_a_hub_restarted_after_a_1000_game_night_shows_every_table(tmp_path: Pat
             send(client, topics.live_topic(table), topics.live_payload(live))
             send(client, topics.status_topic(table), b"online")
             hang_up(client)
-        hub = Hub(tmp_path, broker).start()
+        hub = Hub(tmp_path, broker, args=("--open-since", "2026-11-24")).start()
         for start in ("first", "restarted"):
             started = time.monotonic()
             until(lambda: len(hub.night()["games"]) == TABLES * GAMES_PER_TABLE

@@ -103,7 +103,9 @@ def play_game(journal: Journal, names: tuple[str, ...], dice: Callable[[int], tu
 
 @pytest.fixture
 def league_hub(tmp_path: Path, broker: Broker) -> Iterator[Hub]:
-    hub = Hub(tmp_path, broker, args=("--roster", str(tmp_path / "roster.toml"))).start()
+    opened = (date.today() - timedelta(days=3)).isoformat()  # the test's three past nights
+    hub = Hub(tmp_path, broker, args=("--roster", str(tmp_path / "roster.toml"),
+                                      "--open-since", opened)).start()
     yield hub
     if hub.tool is not None:
         hub.tool.stop()
