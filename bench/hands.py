@@ -25,6 +25,11 @@ blamed under the fixes); ``taken_back`` trials in which a move the players made 
 journal; ``unsensed_legal_chips`` legal chips put down that made no move; ``asked`` trials
 with a question.
 
+``touches``: at a still table, a throw of 10 and an opponent's chip adjusted (off its
+switch for 55 ms, or 60-70 ms, and back): ``touch_journaled`` trials in which that stood as
+the turn's removal a second later, ``removal_missed`` in which the thrower's own removal
+after it was not journaled.
+
 ``select_presses``: SELECT presses in whole games with no failing cell, per game, per chip
 move and per throw.
 
@@ -241,6 +246,54 @@ def replacement_retried(table: Watched) -> tuple[list[str], list[str]] | None:
     return [str(target)], []
 
 
+def touches(trials: int = TRIALS, seed: int = 33) -> dict[str, Any]:
+    """At a still table (5.5-8 s without a change), a throw of 10 and a player's quick
+    adjustment of an opponent's chip (off its switch for 55 or 60-70 ms, back on its cell),
+    then the thrower's own removal: how often the touch stood as the turn's removal in the
+    journal a second later, and how often the journal missed the thrower's removal."""
+    logging.disable(logging.WARNING)
+    rng = random.Random(seed)
+    found: dict[str, Any] = {}
+    for name, off in (("55_ms", (0.055, 0.055)), ("60_70_ms", (0.06, 0.07))):
+        stood = missed = played = 0
+        while played < trials:
+            with tempfile.TemporaryDirectory() as folder:
+                table = Watched(Path(folder), rng)
+                crowded(table)
+                while table.due is not None:
+                    table.turn()
+                game = table.referee.game
+                assert game is not None
+                if game.is_over or game.phase is not Phase.ROLL or not any(
+                        a.verb is Verb.REMOVE for a in _after(game, (4, 6))):
+                    table.journal.close()
+                    continue
+                table.run(rng.uniform(5.5, 8.0))  # the table still
+                throw(table, (4, 6))
+                table.run(rng.uniform(5.5, 8.0) - 1.5)
+                removals = [a for a in game.legal_actions() if a.verb is Verb.REMOVE]
+                touched = rng.choice(removals)
+                cell = (touched.cell.row, touched.cell.col)
+                put(table, cell, False, off)
+                put(table, cell, True, (1.0, 1.0))
+                stood += str(game.history[-1]) == str(touched)
+                chosen = rng.choice(removals)
+                if str(game.history[-1]) != str(chosen):
+                    put(table, (chosen.cell.row, chosen.cell.col), False, (0.5, 0.5))
+                missed += str(chosen) not in [str(a) for a in game.history[-2:]]
+                played += 1
+                table.journal.close()
+        found[name] = {"trials": trials, "touch_journaled": stood, "removal_missed": missed}
+    logging.disable(logging.NOTSET)
+    return found
+
+
+def _after(game: GameState[Any], dice: tuple[int, int]) -> list[Any]:
+    trial = game.copy()
+    trial.apply(Roll(dice))
+    return list(trial.legal_actions()) if trial.phase is Phase.MOVE else []
+
+
 HABIT: dict[str, Callable[[Watched], tuple[list[str], list[str]] | None]] = {
     "straighten_twice": straighten_twice, "hesitate": hesitate,
     "tap_three_times": tap_three_times, "wrong_cell_twice": wrong_cell_twice,
@@ -426,7 +479,11 @@ def hands(trials: int = TRIALS) -> dict[str, Any]:
     goals |= {f"select_{delay}_wrong": {"value": figures["wrong"], "goal": 0,
                                         "ok": figures["wrong"] == 0}
               for delay, figures in selects.items()}
-    return {"habits": habits, "select_after_put": selects,
+    touched = touches(trials)
+    goals |= {f"touch_{length}_journaled": {"value": figures["touch_journaled"], "goal": 0,
+                                            "ok": figures["touch_journaled"] == 0}
+              for length, figures in touched.items()}
+    return {"habits": habits, "select_after_put": selects, "touches": touched,
             "select_presses": selects_per_game(max(1, trials // 4)), "goals": goals}
 
 

@@ -46,12 +46,20 @@ class BoardMoves:
     def __init__(self) -> None:
         self._made: list[tuple[int, Square]] = []  # the game's length after each, and the
         # square whose change made it
+        self._lifted = False  # the change that made the game's last action was a lift
         self.instead: Instead | None = None  # offered until the next press, or until its
         # square changes again
 
-    def made(self, game: GameState[Any], square: Square) -> None:
-        """The change at ``square`` made the game's last action."""
+    def made(self, game: GameState[Any], square: Square, *, lifted: bool = False) -> None:
+        """The change at ``square`` (a lift, if ``lifted``) made the game's last action."""
         self._made.append((len(game.history), square))
+        self._lifted = lifted
+
+    def put_back(self, game: GameState[Any], square: Square) -> bool:
+        """Whether a piece put on ``square`` is the one whose lift made the game's last
+        action (a removal): a hand that touched or straightened it, or changed its mind,
+        and the board is back as it was before that action."""
+        return self._lifted and self.last_made_at(game, square)
 
     def clear(self) -> None:
         """A new game, or an undo from the menu: the board is looked at afresh."""

@@ -391,7 +391,11 @@ class Referee:
             self.say(outcome.message)
         if outcome.action is not None and self._play(outcome.action):
             assert self.game is not None
-            self.by_board.made(self.game, square)
+            self.by_board.made(self.game, square, lifted=not event.occupied)
+        elif event.occupied and self.game is not None \
+                and self.by_board.put_back(self.game, square):
+            self._put_back(square)
+            return
         if square in self.ignored:
             if self.table is not None:
                 self.table.ignored_changed(self.parts.label(*square), event.occupied)
@@ -407,6 +411,18 @@ class Referee:
                         chattering=True)
         elif verdict is Verdict.ASK and self.table is not None:
             self.table.message = question(self.parts.label(*square))
+
+    def _put_back(self, square: tuple[int, int]) -> None:
+        """The piece whose lift made the game's last action is back on ``square`` (a touch
+        shorter than a hand's lift and move, a chip straightened, a change of mind): that
+        action is taken back, as the board shows, and the screen says how to make it."""
+        game, table = self.game, self.table
+        assert game is not None and table is not None
+        self.by_board.taken_back()
+        undone = self.journal.undo(game)
+        table.played(())
+        self.say(f"{self.parts.label(*square)} is back: took back {undone} (lift the chip "
+                 "again to make it)")
 
     def _disagrees(self, event: CellChanged) -> bool:
         """Whether the board disagrees with the game at ``event``'s square."""

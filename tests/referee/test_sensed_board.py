@@ -424,3 +424,22 @@ def test_players_who_play_on_do_not_hold_off_naming_a_sensor_left_unfixed(
     referee.tick(104.0)
     referee.tick(100.0 + UNMADE_FIX_S)
     assert referee.table is not None and DEAD in referee.table.suspects
+
+
+def test_a_chip_touched_during_a_10_and_back_on_its_cell_is_no_removal(
+        opened: Board, tmp_path: Path) -> None:
+    """Ann throws a 10 and brushes Ben's chip on F2 off its switch for a moment: the lift
+    removed it, the chip back on F2 takes the removal back, and the screen says how to make
+    it; lifted again, it is the removal."""
+    fill_the_threes(opened)
+    opened.send(DiceRolled((4, 6), "button"))
+    opened.send(CellChanged(1, 5, False))
+    assert opened.history()[-1] == "remove F2"
+    view = opened.send(CellChanged(1, 5, True))
+    assert opened.history()[-1] == "roll 4-6" and isinstance(view, GameView)
+    assert view.message == "F2 is back: took back remove F2 (lift the chip again to make it)"
+    opened.send(ControlPressed(Control.SELECT), CellChanged(1, 5, False))
+    assert opened.history()[-1] == "remove F2"
+    with Journal.open(tmp_path / "j.sqlite3") as again:
+        resumed = again.resume()
+        assert resumed is not None and str(resumed.history[-1]) == "remove F2"
