@@ -4,13 +4,17 @@ Small text is 5x7 (and a row of descender) in a 6x9 cell, 21 characters a line; 
 doubles every pixel (10x14 in a 12x18 cell) for what must read at arm's length: whose
 turn, the dice, the total. Its descenders stay one row deep, so a big line is 15 rows and
 a name like "Peggy" stays inside the 16-row band with a lit row under its capitals.
-Characters the font lacks print as ``?`` rather than vanish.
+A letter the font lacks prints as the nearest letter it has, spelt in Latin letters ("é" as
+"e", "Ł" as "L", "Γ" as "G"; :func:`stand_in`), one cell for one character so every width
+stays as counted; any other character it lacks prints as ``?`` rather than vanish.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
+
+from anyascii import anyascii
 
 from firmware_host.screens.glyphs import GLYPHS, ROWS
 
@@ -54,11 +58,20 @@ def glyph(char: str, scale: int) -> tuple[int, ...]:
     """One character at ``scale`` as bitmap rows, each ``GLYPH_W * scale`` bits, left pixel
     in the top bit; every pixel repeated ``scale`` times across, and down but for the
     descender's row."""
-    rows = GLYPHS.get(char, GLYPHS["?"])
+    rows = GLYPHS.get(char) or GLYPHS[stand_in(char)]
     scaled = [int("".join(c * scale for c in row).replace("#", "1").replace(".", "0"), 2)
               for row in rows]
     return tuple(bits for r, bits in enumerate(scaled)
                  for _ in range(scale if r < GLYPH_H else 1))
+
+
+@cache
+def stand_in(char: str) -> str:
+    """The character drawn for ``char``, which the font lacks: a letter's first letter in
+    Latin spelling, in its case ("ñ" -> "n", "Ø" -> "O", "Ж" -> "Z"), else ``?``."""
+    spelt = anyascii(char)[:1] if char.isalpha() else ""
+    spelt = spelt.upper() if char.isupper() else spelt.lower() if char.islower() else spelt
+    return spelt if spelt in GLYPHS else "?"
 
 
 @lru_cache(maxsize=1024)
