@@ -78,6 +78,7 @@ CLICK_S = 0.05  # a button is held this long, then released
 SETTLE_S = 0.05  # then the hands wait this long: the release debounces (20 ms) meanwhile
 CELL_S = 5 * MATRIX_DEBOUNCE_S  # after a magnet moves: beyond its neighbours' settling (2x), and
 # slow enough that a hand at one cell stays under the matrix's chatter rate
+TUMBLE_LOOK_S = 0.1  # while the dice tumble on the screen, the hands look again this often
 DETENT_S = 0.03  # between two detents of the knob
 
 
@@ -298,6 +299,8 @@ class Hands:
             self._click(Control.SELECT)  # the first press clears a notice
         elif referee.table is not None and referee.table.fixes:
             self._fix_board(referee)
+        elif referee.timers.tumble.busy:  # nobody knows the throw before the dice land
+            self._gesture((TUMBLE_LOOK_S, _nothing))
         elif game.phase is Phase.ROLL:
             self._click(Control.ROLL)
         else:

@@ -378,8 +378,11 @@ class Referee:
         if was_ignored and square not in self.ignored:
             log.warning("board sensor %s agrees with the game again: heard again",
                         self.parts.label(*square))
-        rival = None
-        if outcome.offer is not None and self.table is not None:
+        rival, action = None, outcome.action
+        if action is not None and self.timers.tumble.busy and self.table is not None:
+            self._too_soon(square, action)  # no hand aims at dice still tumbling
+            action = None
+        elif outcome.offer is not None and self.table is not None:
             self.table.message = None  # an older notice hid the offer and took its SELECT
             self.table.offer(outcome.offer, outcome.message)
         elif outcome.refused is not None and self.table is not None \
@@ -389,7 +392,7 @@ class Referee:
             self._sound("refused")
         elif outcome.message:
             self.say(outcome.message)
-        if outcome.action is not None and self._play(outcome.action):
+        if action is not None and self._play(action):
             assert self.game is not None
             self.by_board.made(self.game, square, lifted=not event.occupied)
         elif event.occupied and self.game is not None \
@@ -402,7 +405,7 @@ class Referee:
             return
         after = self.table is not None and square in self.table.extra()
         verdict = self.blame.seen(square, event.alone,
-                                  made=outcome.action is not None or outcome.offer is not None,
+                                  made=action is not None or outcome.offer is not None,
                                   stray=event.occupied and after and not astray
                                   and (outcome.refused or outcome.message) is not None,
                                   offered=rival is not None)
@@ -411,6 +414,20 @@ class Referee:
                         chattering=True)
         elif verdict is Verdict.ASK and self.table is not None:
             self.table.message = question(self.parts.label(*square))
+
+    def _too_soon(self, square: tuple[int, int], action: str) -> None:
+        """A change that would make ``action`` while the dice still tumble on the screen:
+        no player knows the throw yet, so it is a switch failing as the dice were thrown
+        (stuck closed, or open under a chip), not a move. It is offered instead of played,
+        and the cell is left disagreeing, its fix asked for (and its sensor named if the
+        fix stays unmade)."""
+        table = self.table
+        assert table is not None and table.recogniser is not None
+        table.fixes = tuple(table.recogniser.review(table.game).fixes)
+        label = self.parts.label(*square)
+        table.message = None
+        table.offer(action, f"{label} changed before the dice landed: if that was your hand, "
+                            f"SELECT plays {action}")
 
     def _put_back(self, square: tuple[int, int]) -> None:
         """The piece whose lift made the game's last action is back on ``square`` (a touch

@@ -178,6 +178,8 @@ class Player:
         if not self.quiet:  # the inputs were polled just before: let the loop take that first
             self.quiet = True
             return
+        if self.referee is not None and self.referee.timers.tumble.busy:
+            return  # the dice still tumble on the screen: nobody knows the throw yet
         self.decisions += 1
         steps = self.decide() if self.decisions <= self.limit else None
         if steps is None:

@@ -443,3 +443,42 @@ def test_a_chip_touched_during_a_10_and_back_on_its_cell_is_no_removal(
     with Journal.open(tmp_path / "j.sqlite3") as again:
         resumed = again.resume()
         assert resumed is not None and str(resumed.history[-1]) == "remove F2"
+
+
+class Roller:
+    """A dice button as the referee sees it: its dice tumble for eight frames."""
+
+    count = 2
+
+    def tumble(self, final: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        return ((1, 1),) * 7 + (final,)
+
+
+def test_a_switch_closing_as_the_dice_tumble_is_no_move_and_is_named_when_left(
+        tmp_path: Path) -> None:
+    """D5 sticks closed just as Ann throws an 8 with the button (D5 is one): no player
+    knows the throw while the dice still tumble on the screen, so it is offered, not
+    played; Ann's own chip on C2 is her move, and D5, left closed, is named."""
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        journal.start(new_game("sequence", 2))
+        board = Board(journal)
+        referee = board.referee
+        referee.parts.roller = Roller()
+        board.send(DiceRolled((6, 6), "manual"), DiceRolled((1, 1), "manual"))
+        board.send(DiceRolled((4, 4), "button"))
+        referee.tick(10.0)  # the first face
+        view = board.send(CellChanged(4, 3, True))
+        assert board.history()[-1] == "roll 4-4"
+        assert isinstance(view, BoardFixView) and view.fixes == ("lift the chip from D5",)
+        for frame in range(1, 20):
+            referee.tick(10.0 + frame * 0.05)
+        assert not referee.timers.tumble.busy
+        view = board.send()
+        assert view.message == ("D5 changed before the dice landed: if that was your hand, "
+                                "SELECT plays place D5")
+        board.send(CellChanged(1, 2, True))
+        assert board.history()[-1] == "place C2"
+        referee.tick(11.0)
+        referee.tick(11.0 + UNMADE_FIX_S)
+        assert referee.table is not None
+        assert any("D5 seems stuck closed" in line for line in referee.table.suspects)
