@@ -1,6 +1,7 @@
 """The night's changes for the open ``/events`` streams: coalesced, never queued per client.
 
-The broker's thread hands in each change under a key (a table's card, the results); only the
+The broker's thread hands in each change under a key (a table's card, a part of the results,
+one finished game: :class:`Parts`); only the
 newest event of a key is kept, so what is held is one event per table however busy the night.
 Every :data:`FLUSH_S` the changes since the last flush go to every stream as one shared write.
 A stream whose socket has not taken its earlier writes (a phone on a weak signal, a browser
@@ -16,7 +17,7 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,37 @@ FLUSH_S = 0.2  # changes gathered before a write: a table at 5 Hz has one or two
 PING_S = 15.0  # a quiet stream gets a comment this often, so proxies and phones keep it
 FULL = 1  # unsent bytes at which a stream is skipped: each write waits for the one before
 STUCK_S = 30.0
+
+
+class Parts:
+    """The night's results for :class:`Broadcast`, sent as little as tells the change: each
+    part of the page (the standings, the list of games, ...) under a key of its own and
+    only when it changed, and when the list holds the same games as before, only its items
+    that changed (event ``game``, by the item's key): a table changing one finished game
+    many times a second sends every stream that game's line, not the night's results."""
+
+    def __init__(self, broadcast: Broadcast) -> None:
+        self.broadcast = broadcast
+        self._lock = threading.Lock()
+        self._sent: dict[str, str] = {}  # a part's id: the html last sent
+        self._items: dict[str, str] = {}  # an item's key: the html last sent
+        self._frame: object = None
+
+    def send(self, parts: Mapping[str, str], listed: str, items: Mapping[str, str],
+             frame: object) -> None:
+        """``parts`` by id; the part ``listed`` is made of ``items`` (by key, in order) and
+        of what ``frame`` stands for (a count the list's heading shows, say)."""
+        with self._lock:
+            same = list(items) == list(self._items) and frame == self._frame
+            for key, html in items.items():
+                if same and self._items[key] != html:
+                    self.broadcast.send(f"game {key}", sse("game", {"id": key, "html": html}))
+            self._items, self._frame = dict(items), frame
+            for part, html in parts.items():
+                if self._sent.get(part) != html:
+                    self._sent[part] = html
+                    if not (same and part == listed):  # its items went above
+                        self.broadcast.send(f"results {part}", sse("results", {part: html}))
 
 
 def sse(event: str, data: dict[str, Any]) -> bytes:

@@ -24,7 +24,7 @@ import paho.mqtt.client as paho
 from firmware_host.league.roster import RosterFile
 from firmware_host.league.shares import OverBound, Rate, Refusals
 from firmware_host.night import page, topics
-from firmware_host.night.broadcast import Broadcast, sse
+from firmware_host.night.broadcast import Broadcast, Parts, sse
 from firmware_host.night.mqtt import Link
 from firmware_host.night.store import Store
 from firmware_host.night.tonight import dated, local_now
@@ -43,6 +43,7 @@ class Listener:
         self.clock = clock
         self.link = link
         self.broadcast = broadcast
+        self.parts = Parts(broadcast)
         self.rejected = 0
         self.refusals = Refusals()  # the part of rejected past a table's share
         self.rate = Rate(store.bounds)
@@ -103,7 +104,7 @@ class Listener:
         if change.card:
             self.cards({change.card})
         if change.results:
-            self.broadcast.send("results", sse("results", page.results(self.store.night())))
+            self.send_results()
         if change.seating:
             self.broadcast.send("seating", sse("seating", page.seating_parts(
                 self.store.night())))
@@ -116,7 +117,7 @@ class Listener:
             self.store.use(roster.roster)
             log.info("players named by %s (%d listed)", roster.path, len(roster.roster.people))
             self.publish_roster()
-            self.broadcast.send("results", sse("results", page.results(self.store.night())))
+            self.send_results()
         if roster.problem and roster.problem != was:
             log.warning("roster not read: %s; players are named as before", roster.problem)
 
@@ -129,7 +130,15 @@ class Listener:
             log.info("the host removed %d game%s of %s from the night of %s", count,
                      "" if count == 1 else "s", table, night)
         if removed:
-            self.broadcast.send("results", sse("results", page.results(self.store.night())))
+            self.send_results()
+
+    def send_results(self) -> None:
+        """The night's results to the streams: only the parts that changed, and of the list
+        of games only the games that changed, if it lists the same ones."""
+        night = self.store.night()
+        shown = night.games[::-1][:page.SHOWN_GAMES]
+        self.parts.send(page.results(night), "games", {
+            f"{g.table}/{g.id}": page.game_item(g) for g in shown}, len(night.games))
 
     def reject(self, topic: str, reason: str) -> None:
         self.rejected += 1

@@ -223,14 +223,7 @@ def spotlight(night: Night) -> Html:
 def games(night: Night, most: int | None = SHOWN_GAMES) -> Html:
     """The finished games, the latest first: the ``most`` latest (None: every one), and a
     link to the night's own page for the others."""
-    items = join((render('<li data-game="{table}/{id}"><a class="what" href="{href}">{game} · '
-                         "{name}</a><br>{players}</li>", table=g.table, id=g.id, game=g.game,
-                         href=urls.game(g.night, g.table, g.id), name=g.name, players=join(
-                             (render("{place}. {name} {score}", place=p.place, name=p.name,
-                                     score=p.score)
-                              for p in sorted(g.players, key=lambda p: p.place)),
-                             render(", ")))
-                  for g in night.games[::-1][:most]), NEWLINE)
+    items = join((game_item(g) for g in night.games[::-1][:most]), NEWLINE)
     count = len(night.games)
     more = render('<p class="more">The latest {most} of {count}: <a href="{href}">every game '
                   "of the night</a></p>", most=most, count=count, href=urls.night(night.night)
@@ -238,6 +231,16 @@ def games(night: Night, most: int | None = SHOWN_GAMES) -> Html:
     return render('<section id="games"><h2>Finished games ({count})</h2>\n'
                   '<ol reversed start="{count}">\n{items}\n</ol>{more}</section>', count=count,
                   items=items, more=more)
+
+
+def game_item(g: Game) -> Html:
+    """A finished game in the list (``data-game``: the key a change of it is sent by)."""
+    return render('<li data-game="{table}/{id}"><a class="what" href="{href}">{game} · '
+                  "{name}</a><br>{players}</li>", table=g.table, id=g.id, game=g.game,
+                  href=urls.game(g.night, g.table, g.id), name=g.name, players=join(
+                      (render("{place}. {name} {score}", place=p.place, name=p.name,
+                              score=p.score)
+                       for p in sorted(g.players, key=lambda p: p.place)), render(", ")))
 
 
 def latest(night: Night) -> Html:

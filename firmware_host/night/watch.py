@@ -94,7 +94,7 @@ class Watch:
         over = self.listener.store.over()
         if over != self._over:  # the TV's winner of the night, shown or taken down
             self._over = over
-            self.listener.broadcast.send("results", sse("results", page.results(self.night())))
+            self.listener.send_results()
 
     def _trouble(self) -> str:
         """What is wrong with the link: a key of :data:`TROUBLE`, or ''."""

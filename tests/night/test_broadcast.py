@@ -9,7 +9,7 @@ import logging
 
 import pytest
 
-from firmware_host.night.broadcast import FULL, STUCK_S, Broadcast
+from firmware_host.night.broadcast import FULL, STUCK_S, Broadcast, Parts
 from firmware_host.night.server import Tally
 
 
@@ -102,3 +102,24 @@ def test_connections_that_end_badly_are_one_line_a_minute(
         tally.say(120.0)  # nothing since: nothing said
     assert caplog.messages == [
         "the page's connections in the last 60 s: 500 reset, 1 timed out"]
+
+
+def test_the_results_send_only_the_parts_and_games_that_changed() -> None:
+    broadcast = Broadcast()
+    sent: list[tuple[str, bytes]] = []
+    broadcast.send = lambda key, event: sent.append((key, event))  # type: ignore[method-assign]
+    parts = Parts(broadcast)
+    items = {"t1/1": "<li>a</li>", "t1/2": "<li>b</li>"}
+    parts.send({"standings": "S", "games": "G1"}, "games", items, 2)
+    assert [key for key, _ in sent] == ["results standings", "results games"]
+    sent.clear()
+    parts.send({"standings": "S", "games": "G2"}, "games", {**items, "t1/2": "<li>c</li>"}, 2)
+    assert sent == [("game t1/2", b'event: game\ndata: {"id":"t1/2","html":"<li>c</li>"}\n\n')]
+    sent.clear()
+    parts.send({"standings": "S", "games": "G2"}, "games", {**items, "t1/2": "<li>c</li>"}, 2)
+    assert sent == []  # nothing changed: nothing sent
+    parts.send({"standings": "S2", "games": "G3"}, "games", {**items, "t1/3": "<li>d</li>"}, 3)
+    assert [key for key, _ in sent] == ["results standings", "results games"]  # a new game
+    sent.clear()
+    parts.send({"standings": "S2", "games": "G4"}, "games", {**items, "t1/3": "<li>d</li>"}, 4)
+    assert [key for key, _ in sent] == ["results games"]  # the count in its heading

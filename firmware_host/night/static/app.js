@@ -32,6 +32,10 @@
     });
     known = now;
   });
+  take("game", function (data) {  // one finished game changed: its line alone
+    var old = document.querySelector('#games li[data-game="' + data.id + '"]');
+    if (old) { old.outerHTML = data.html; }
+  });
   take("seating", parts);
   take("card", function (data) {
     var old = document.getElementById("table-" + data.id);

@@ -3,21 +3,26 @@ the shipped ACL and a real hub: a table's login that sends games dated back a ye
 refused, counted and logged in one line, and the league and the night list do not change;
 games that got in (a hub opened with ``--open-since``) are taken out by the host with
 ``table-companion league remove``, and the running hub logs it, drops them and rates the
-rest again; a table at every bound leaves the other tables on the page."""
+rest again; a table at every bound leaves the other tables on the page, and one changing a
+finished game 20 times a second costs every stream that game's line alone."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from night_parts import ROOT, Broker, Hub, hang_up, mqtt_client, send, until
+from night_parts import PHONE, ROOT, Broker, Hub, hang_up, mqtt_client, send, until
 
 from firmware_host.journal import night_of
 from firmware_host.league.league import build
@@ -210,3 +215,63 @@ def test_a_table_at_its_bounds_leaves_the_others_on_the_page(broker: Broker, hub
     print(f"/players with a table at each bound: {took:.2f} s, {len(players)} bytes")
     assert took < 1.0
     assert 'href="/players/ann"' in players and 'href="/players/guest-1-0"' in players
+
+
+def stream_bytes(hub: Hub, seconds: float, during: Callable[[], None]) -> int:
+    """The bytes an ``/events`` stream opened before ``during()`` gets while it runs and
+    ``seconds`` after it began."""
+    with socket.create_connection(("127.0.0.1", hub.port), timeout=5) as stream:
+        stream.sendall(b"GET /events HTTP/1.1\r\nHost: hub\r\n\r\n")
+        head = b""
+        while b"event: state" not in head or not head.endswith(b"\n\n"):
+            head += stream.recv(65536)
+        got = [0]
+
+        def count() -> None:
+            stream.settimeout(0.2)
+            until_s = time.monotonic() + seconds
+            while time.monotonic() < until_s:
+                with contextlib.suppress(TimeoutError):
+                    got[0] += len(stream.recv(65536))
+
+        counter = threading.Thread(target=count)
+        counter.start()
+        during()
+        counter.join()
+    return got[0]
+
+
+def test_a_finished_game_changed_20_times_a_second_sends_only_its_line(
+        broker: Broker, hub: Hub, browser: Any) -> None:
+    honest_night(broker, hub)
+    changer = mqtt_client(broker, "table-3")
+    now = datetime.now().astimezone().replace(microsecond=0)
+    first = game("table-3", "Table 3", 1, now - timedelta(minutes=30), 2)
+    send(changer, topics.game_topic("table-3", 1), topics.game_payload(first))
+    send(changer, topics.live_topic("table-3"), topics.live_payload(topics.Live(
+        "table-3", "Table 3", "", (), "", "idle", (), (), "", 0, (1,), now.isoformat())))
+    until(lambda: len(hub.night()["games"]) == 4, 10, "four games on the page")
+    page = browser.new_page(viewport=PHONE)
+    page.goto(hub.url, wait_until="domcontentloaded")
+    page.wait_for_selector("#link.up")
+    changes = Bounds().changes
+
+    def change() -> None:
+        for score in range(1, changes + 1):
+            changed = replace(first, players=(topics.Player(0, "Ann", 1000 + score, 2),
+                                              topics.Player(1, "Ben", 2000, 1)))
+            changer.publish(topics.game_topic("table-3", 1), topics.game_payload(changed),
+                            qos=1, retain=True)
+            time.sleep(1 / 20)
+
+    seconds = changes / 20 + 1
+    got = stream_bytes(hub, seconds, change)
+    print(f"a stream got {got} bytes in {seconds:.0f} s of 20 changes a second "
+          f"({got / seconds / 1000:.1f} kB/s)")
+    assert got / seconds < 10_000
+    line = page.locator('#games li[data-game="table-3/1"]')
+    until(lambda: "Ann 1100" in line.inner_text(), 5, "the page's line of the last change")
+    assert page.locator("#games li").count() == 4
+    assert "Ann" in page.locator("#standings").inner_text()
+    page.close()
+    hang_up(changer)
