@@ -2,17 +2,19 @@
 
 Built from the hub's games in the order they ended, through the roster (a player is an
 id, whatever the tables called them). It holds no game twice: :meth:`League.add` takes the
-next game to have ended, and a league is rebuilt from scratch (:func:`build`) when the
-roster changes or a game arrives out of order, so its ratings always equal a computation
+next game to have ended; a game that arrives out of order (or one removed) takes the league
+back to just before it (:meth:`League.rewind`) and rates on from there, and a change of the
+roster rates all from scratch (:func:`build`), so its ratings always equal a computation
 from scratch over the same games.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from firmware_host.league.ratings import Rating, Side, rate
 from firmware_host.league.roster import Roster
@@ -77,8 +79,20 @@ class Counts(Generic[K]):
     totals: dict[K, dict[int, Counter[int]]] = field(default_factory=dict)
 
     def add(self, key: K, dice: tuple[int, ...]) -> None:
-        self.faces.setdefault(key, Counter()).update(dice)
-        self.totals.setdefault(key, {}).setdefault(len(dice), Counter())[sum(dice)] += 1
+        self.add_all(key, [dice])
+
+    def add_all(self, key: K, throws: Iterable[tuple[int, ...]]) -> None:
+        """Every throw of ``throws`` under ``key``: counted in a few bulk updates (a
+        league's first page counts hundreds of thousands of throws)."""
+        faces: list[int] = []
+        sums: dict[int, list[int]] = {}
+        for dice in throws:
+            faces.extend(dice)
+            sums.setdefault(len(dice), []).append(sum(dice))
+        self.faces.setdefault(key, Counter()).update(faces)
+        totals = self.totals.setdefault(key, {})
+        for size, counted in sums.items():
+            totals.setdefault(size, Counter()).update(counted)
 
     def update(self, other: Counts[K]) -> None:
         """Add ``other``'s counts to these."""
@@ -100,10 +114,18 @@ class Dice:
     tables: Counts[tuple[str, str]] = field(default_factory=Counts)
 
     def take(self, game: Game) -> Game:
+        if not game.throws:
+            return game
         names = {p.seat: p.name for p in game.players}
+        by_name: dict[str, list[tuple[int, ...]]] = {}
+        by_source: dict[str, list[tuple[int, ...]]] = {}
         for throw in game.throws:
-            self.players.add(names[throw.seat], throw.dice)
-            self.tables.add((game.name, throw.source), throw.dice)
+            by_name.setdefault(names[throw.seat], []).append(throw.dice)
+            by_source.setdefault(throw.source, []).append(throw.dice)
+        for name, throws in by_name.items():
+            self.players.add_all(name, throws)
+        for source, throws in by_source.items():
+            self.tables.add_all((game.name, source), throws)
         return lean(game)
 
     @classmethod
@@ -122,6 +144,32 @@ class Dice:
             total.players.update(part.players)
             total.tables.update(part.tables)
         return total
+
+    def as_json(self) -> dict[str, Any]:
+        """The counts as JSON (the hub keeps a closed night's so)."""
+        def counts(of: Counts[Any], key: Callable[[Any], str]) -> dict[str, Any]:
+            return {key(k): [dict(faces), {size: dict(c) for size, c in
+                                           of.totals.get(k, {}).items()}]
+                    for k, faces in of.faces.items()}
+        return {"players": counts(self.players, str),
+                "tables": counts(self.tables, lambda k: json.dumps(list(k)))}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Dice:
+        """The counts :meth:`as_json` wrote; ValueError, TypeError or KeyError if ``data``
+        is not that."""
+        dice = cls()
+
+        def fill(of: Counts[Any], kept: dict[str, Any], key: Callable[[str], Any]) -> None:
+            for text, (faces, totals) in kept.items():
+                k = key(text)
+                of.faces[k] = Counter({int(f): int(n) for f, n in faces.items()})
+                of.totals[k] = {int(size): Counter({int(t): int(n) for t, n in c.items()})
+                                for size, c in totals.items()}
+
+        fill(dice.players, data["players"], str)
+        fill(dice.tables, data["tables"], lambda text: tuple(map(str, json.loads(text))))
+        return dice
 
     def of(self, player: Player) -> tuple[Counter[int], dict[int, Counter[int]]]:
         """The faces and totals of every name the player was written as."""
@@ -172,6 +220,27 @@ class League:
                 game, player.seat, player.name, player.place, player.score,
                 overall.get(player_id), in_game.get(player_id)))
 
+    def rewind(self, count: int) -> None:
+        """Back to the league of its first ``count`` games, as if the others had never been
+        added: a game that ended before some the league holds is rated from its place on,
+        not from the start."""
+        gone = {key(g) for g in self.games[count:]}
+        del self.games[count:]
+        for k in gone:
+            self.unrated.pop(k, None)
+        for player_id, player in list(self.players.items()):
+            kept = player.appearances
+            if not kept or key(kept[-1].game) not in gone:
+                continue
+            while kept and key(kept[-1].game) in gone:
+                kept.pop()
+            if not kept:
+                del self.players[player_id]
+                continue
+            rated = [a for a in kept if a.overall is not None]
+            player.rating = rated[-1].overall if rated and rated[-1].overall else Rating()
+            player.by_game = {a.game.game: a.in_game for a in rated if a.in_game is not None}
+
     def _sides(self, game: Game, ids: list[str]) -> list[Side]:
         """The game's sides: each player alone, or partners together where the game plays
         in teams (by its rules' ``seat_sides``)."""
@@ -202,12 +271,19 @@ def build(games: Iterable[Game], roster: Roster) -> League:
 
 
 def extended(league: League, games: list[Game], roster: Roster) -> League:
-    """``league`` with the games of ``games`` it lacks, if they all ended after its last
-    and the roster is the same; else the league of ``games`` from scratch."""
+    """The league of ``games``: ``league`` rated on from the first game where the two
+    differ (one that ended before others, or was removed), if the roster is the same; else
+    from scratch."""
     ordered = sorted(games, key=order)
-    held = len(league.games)
-    if roster != league.roster or [lean(g) for g in ordered[:held]] != league.games:
+    if roster != league.roster:
         return build(ordered, roster)
-    for game in ordered[held:]:
+    same = 0
+    for held, game in zip(league.games, ordered, strict=False):
+        if held != lean(game):
+            break
+        same += 1
+    if same < len(league.games):
+        league.rewind(same)
+    for game in ordered[same:]:
         league.add(game)
     return league

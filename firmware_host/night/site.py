@@ -10,6 +10,7 @@ code's short address read every night the first time (seconds on a Pi Zero 2 W):
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Callable
@@ -98,8 +99,17 @@ class Site:
         return [*self._older.values(), self._read(latest, 0)]
 
     def _read(self, night: str, changes: int) -> Read:
+        """A night's games and dice: a closed night's as the store keeps them, if it does
+        (no throw read or counted again), else read from its games and then kept."""
+        kept = self.store.closed_night(night)
+        if kept is not None:
+            with contextlib.suppress(ValueError, TypeError, KeyError, AttributeError):
+                return Read(changes, kept[0], Dice.from_json(json.loads(kept[1])))
         dice = Dice()
-        return Read(changes, self.store.games_of(night, each=dice.take), dice)
+        read = Read(changes, self.store.games_of(night, each=dice.take), dice)
+        if night != self.store.latest:
+            self.store.keep_closed(night, read.games, json.dumps(dice.as_json()).encode())
+        return read
 
     @staticmethod
     def heavy(path: str) -> bool:

@@ -24,6 +24,7 @@ past them a message is refused with :class:`~firmware_host.league.shares.OverBou
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import threading
@@ -54,6 +55,10 @@ from firmware_host.night.topics import (
 # the games the host removed (`table-companion league remove`), for the running hub to see
 REMOVED = ("CREATE TABLE IF NOT EXISTS removed (seq INTEGER PRIMARY KEY, at TEXT NOT NULL, "
            "night TEXT NOT NULL, table_id TEXT NOT NULL, game_id INTEGER NOT NULL)")
+# a closed night's games as the league reads them (without their throws, JSON payloads) and
+# their dice counted: what the league needs of a night that no longer changes, read fast
+CLOSED = ("CREATE TABLE IF NOT EXISTS closed (night TEXT PRIMARY KEY, games BLOB NOT NULL, "
+          "dice BLOB NOT NULL) WITHOUT ROWID")
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, online INTEGER NOT NULL, "
     "live BLOB)",
@@ -63,6 +68,7 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS seating (one INTEGER PRIMARY KEY CHECK (one = 1), "
     "payload BLOB NOT NULL)",
     REMOVED,
+    CLOSED,
 )
 PLAYING = ("roll", "move")  # a live state's phases while a game is on
 # a hub before every night was kept had one night's games by table and game id
@@ -281,6 +287,7 @@ class Store:
             added = self.db.execute("INSERT OR IGNORE INTO played VALUES (?, ?, ?, ?)",
                                     (game.night, game.table, game.id,
                                      topics.game_payload(game))).rowcount
+            self.db.execute("DELETE FROM closed WHERE night = ?", (game.night,))
             self.changes[game.night] += added
             return added > 0
         if game.night > self.latest:
@@ -436,6 +443,35 @@ class Store:
             rows = self._rows("night = ?", night)
         return _parsed(rows, each)
 
+    def closed_night(self, night: str) -> tuple[list[Game], bytes] | None:
+        """A closed night's games (lean) and its dice counts (JSON) as :meth:`keep_closed`
+        kept them; None if the night is open or was not kept (or was changed since)."""
+        with self.lock:
+            if night >= self.first_open():
+                return None
+            row = self.db.execute("SELECT games, dice FROM closed WHERE night = ?",
+                                  (night,)).fetchone()
+        if row is None:
+            return None
+        try:
+            kept = json.loads(row[0])
+            games = [topics.parse(topics.game_topic(table, game_id), payload.encode())
+                     for table, game_id, payload in kept]
+        except (ValueError, TypeError, BadMessage):
+            return None  # an earlier hub's, or a stricter hub's: read the night again
+        return [g for g in games if isinstance(g, Game)], row[1]
+
+    def keep_closed(self, night: str, games: list[Game], dice: bytes) -> None:
+        """Keep a closed night's lean games and dice counts (not an open one's: it may
+        still change)."""
+        with self.lock:
+            if night >= self.first_open():
+                return
+            kept = json.dumps([[g.table, g.id, topics.game_payload(g).decode()]
+                               for g in games])
+            self.db.execute("INSERT OR REPLACE INTO closed VALUES (?, ?, ?)",
+                            (night, kept, dice))
+
     def older_nights(self) -> tuple[str, dict[str, int]]:
         """The latest night, and each older one with the count of changes to its games
         since the hub started (:attr:`changes`): a reader that keeps an older night's games
@@ -557,6 +593,8 @@ def remove_games(path: Path, night: str, table_id: str, game_id: int | None = No
         ids = [row[0] for row in db.execute(
             f"SELECT game_id FROM played WHERE {where} ORDER BY game_id", values)]
         db.execute(f"DELETE FROM played WHERE {where}", values)
+        db.execute(CLOSED)
+        db.execute("DELETE FROM closed WHERE night = ?", (night,))
         at = datetime.now().astimezone().isoformat(timespec="seconds")
         db.executemany("INSERT INTO removed (at, night, table_id, game_id) VALUES (?, ?, ?, ?)",
                        [(at, night, table_id, i) for i in ids])

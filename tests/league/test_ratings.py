@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from firmware_host.league import league as league_module
 from firmware_host.league.league import build, extended, key
 from firmware_host.league.ratings import PROVISIONAL_GAMES, TARGET, Rating, Side, rate
 from firmware_host.league.roster import Person, Roster
@@ -170,3 +171,26 @@ def test_a_player_named_twice_in_a_game_is_not_rated_in_it() -> None:
     assert league.unrated == {key(twice): "a player is named twice in it"}
     assert league.players["chris"].rating == Rating()
     assert [a.overall for a in league.players["chris"].appearances] == [None, None]
+
+
+@given(nights(), st.randoms(use_true_random=False))
+def test_a_game_taken_out_is_rated_as_if_never_played(games: list[Game],
+                                                      shuffler: random.Random) -> None:
+    league = build(games, Roster())
+    gone = shuffler.choice(games)
+    rest = [game for game in games if game is not gone]
+    assert extended(league, rest, Roster()).players == build(rest, Roster()).players
+
+
+def test_a_game_that_comes_late_rates_on_from_its_place_not_from_the_start(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    games = [played(n, "Dalmatian", f"2026-11-20T{18 + n // 60:02d}:{n % 60:02d}:00+00:00",
+                    ("Ann", n % 2 + 1), ("Ben", 2 - n % 2)) for n in range(1, 101)]
+    late = games.pop(96)  # it ended before the last three
+    league = build(games, Roster())
+    rated: list[int] = []
+    real = league_module.rate
+    monkeypatch.setattr(league_module, "rate", lambda *a: rated.append(1) or real(*a))
+    league = extended(league, [*games, late], Roster())
+    assert len(rated) == 2 * 4  # overall and in its game, for it and the three after it
+    assert league.players == build([*games, late], Roster()).players

@@ -22,7 +22,7 @@ from firmware_host.night import topics
 from firmware_host.night.broadcast import Broadcast
 from firmware_host.night.server import NightServer
 from firmware_host.night.site import Site
-from firmware_host.night.store import Store
+from firmware_host.night.store import Store, remove_games
 from firmware_host.night.topics import Cleared, Game, Live
 
 HOSTILE = '<img src=x onerror="alert(1)">'
@@ -194,4 +194,42 @@ def test_a_game_tonight_reads_no_older_night_again_and_the_league_stays_exact(
     assert [g.id for g in league.games] == [g.id for g in fresh.games]
     assert {p.id: p.rating for p in league.players.values()} == {
         p.id: p.rating for p in fresh.players.values()}
+    store.close()
+
+
+def test_a_closed_night_is_read_once_then_kept_without_its_throws(tmp_path: Path) -> None:
+    """A restarted hub reads a closed night's games as the league needs them, with their
+    dice already counted: no payload of that night is read again, and the league equals one
+    from scratch; a removal from it reads the night afresh."""
+    path = tmp_path / "night.sqlite3"
+
+    def opened() -> tuple[Store, Site]:
+        store = Store.open(path)
+        store.first_open = lambda: "2026-11-22"  # the 20th and the 21st are closed
+        return store, Site(store, store.night, lambda: 0)
+
+    store, site = opened()
+    store.first_open = str  # every night open while the games come
+    for game in [*GAMES, message("t2", 7, "2026-11-22", 10, "Dalmatian",
+                                 [("Cy", 9, 1), ("Ben", 3, 2)])]:
+        store.apply(game)
+        store.apply(Live(game.table, game.name, "", (), "", "idle", (), (), "", 0,
+                         (game.id,), game.ended))
+    store.first_open = lambda: "2026-11-22"
+    first = site.league()
+    store.close()
+    store, site = opened()
+    said: list[str] = []
+    store.db.set_trace_callback(said.append)
+    again = site.league()
+    store.db.set_trace_callback(None)
+    assert not [sql for sql in said if "payload FROM played" in sql]
+    assert again.dice.players.faces == first.dice.players.faces
+    assert again.dice.tables.totals == first.dice.tables.totals
+    assert again.players == first.players == build(store.every_game(), Roster()).players
+    assert remove_games(path, "2026-11-20", "t1") == [1]
+    assert store.removed() == [("2026-11-20", "t1", 1)]
+    after = site.league()
+    assert "Ann" not in after.dice.players.faces  # the removed game's throws
+    assert after.players == build(store.every_game(), Roster()).players
     store.close()
