@@ -20,10 +20,11 @@ change is then the first by itself in the window).
 - Two strays are ambiguous (a player may put the same chip on the same wrong cell twice),
   and so is a move taken back with the cell changing by itself :data:`RESTLESS` times (a
   chip the players said was not theirs, taken away as the screen asks, or flipping on;
-  markers moved over a box again and again are no sign): the players are
-  asked ("C2 keeps changing: is a hand on it?"); "yes" trusts the cell afresh, "no" names
-  its sensor. Three strays, or one and a close too brief for a hand, name it without
-  asking.
+  markers moved over a box again and again are no sign): the players are asked ("C2 keeps
+  changing: is a hand on it?"); "yes" trusts the cell afresh, "no" names its sensor, and
+  any other press, or the game moving on, withdraws the question.
+- Three strays name the sensor without asking; so does a close too brief for a hand at a
+  cell that strayed or keeps changing by itself (:data:`RESTLESS` times).
 """
 
 from __future__ import annotations
