@@ -28,6 +28,7 @@ from games.dalmatian_luck import points
 from games.words import count
 
 CHART_W, CHART_H, PAD = 320, 120, 24
+MOST_PLAYERS = 500  # rows of /players: a league of regulars is tens; more is a flood
 
 
 def href(player: Player) -> str:
@@ -60,9 +61,11 @@ PROVISIONAL = render("<p class=\"what\">Provisional: {words}; they are listed af
                      "others.</p>", words=PROVISIONAL_WORDS)
 
 
-def players_page(league: League) -> Html:
-    """Every player by rating (the provisional after), with games and wins."""
-    ranked = league.ranked()
+def players_page(league: League, most: int = MOST_PLAYERS) -> Html:
+    """Every player by rating (the provisional after), with games and wins: the ``most``
+    first, and how many more /league.csv lists."""
+    everyone = league.ranked()
+    ranked = everyone[:most]
     places = ranks([(p.rating.provisional, p.rating.shown) for p in ranked])
     rows_ = join((render('<tr><td>{rank}</td><td><a href="{href}">{name}</a></td>'
                          "<td>{rating}</td><td>{wins}</td><td>{games}</td></tr>", rank=rank,
@@ -74,6 +77,10 @@ def players_page(league: League) -> Html:
                    "</th></tr></thead><tbody>\n{rows}\n</tbody></table>\n{legend}",
                    rows=rows_, legend=legend(PLAYER_COLUMNS)
                    ) if rows_ else render('<p class="empty">No game yet.</p>')
+    if len(everyone) > most:
+        table = render('{table}\n<p class="more">The first {most} of {count} players; '
+                       '<a href="/league.csv">the CSV</a> lists every one.</p>', table=table,
+                       most=most, count=len(everyone))
     return document("Players", render(
         '<main>\n<section id="league"><h2>League, every night</h2>\n{table}\n{provisional}\n'
         '<p class="what">Ratings are openskill\'s Plackett-Luce over each game\'s finishing '

@@ -72,6 +72,7 @@ class Site:
         self._league_version = -1
         self._older: dict[str, Read] = {}  # the older nights as the league last read them
         self._reading = threading.Lock()  # of the two above: read and rated once at a time
+        self._players_page = (-1, b"")  # /players as last rendered, and of which version
 
     def league(self) -> League:
         """Every night's games by player, with ratings, and every night's dice: games that
@@ -111,11 +112,15 @@ class Site:
             self.store.keep_closed(night, read.games, json.dumps(dice.as_json()).encode())
         return read
 
-    @staticmethod
-    def heavy(path: str) -> bool:
-        """Whether ``path``'s answer may read every night (the first time after the hub
-        starts, or after an older night changed)."""
-        return (path in (urls.DICE, urls.PLAYERS, urls.LEAGUE_JSON, urls.LEAGUE_CSV)
+    def heavy(self, path: str) -> bool:
+        """Whether ``path``'s answer may read more than tonight's games: every night (the
+        first time after the hub starts, or after an older night changed), the night
+        list, or an older night's games (thousands, should a table have sent them)."""
+        night = urls.NIGHT_PATH.fullmatch(path) or urls.NIGHT_DICE_PATH.fullmatch(path)
+        if night is not None:
+            return night[1] != self.store.latest
+        return (path in (urls.DICE, urls.PLAYERS, urls.LEAGUE_JSON, urls.LEAGUE_CSV,
+                         urls.NIGHTS)
                 or path.startswith(urls.PLAYERS + "/")
                 or urls.SHORT_PATH.fullmatch(path) is not None)
 
@@ -143,7 +148,7 @@ class Site:
             return Reply(page.dice_page("Dice of every night", self.league().dice.tables)
                          .encode(), HTML)
         if path == urls.PLAYERS:
-            return Reply(pages.players_page(self.league()).encode(), HTML)
+            return Reply(self._players(), HTML)
         if path == urls.LEAGUE_JSON:
             return Reply(_json(pages.league_json(self.league())), JSON)
         if path == urls.LEAGUE_CSV:
@@ -151,6 +156,16 @@ class Site:
         if path.startswith(urls.PLAYERS + "/"):
             return self._player(unquote(path.removeprefix(urls.PLAYERS + "/")))
         return None
+
+    def _players(self) -> bytes:
+        """The league's page, rendered once for each version of the league (every visitor
+        until a game or the roster changes it gets the same bytes)."""
+        self.league()
+        with self._reading:  # one build at a time, of the league as of its version
+            if self._players_page[0] != self._league_version:
+                self._players_page = (self._league_version,
+                                      pages.players_page(self._league).encode())
+            return self._players_page[1]
 
     def _player(self, rest: str) -> Reply | None:
         """A player's page, or with ``.json`` their record, by id (one the league does not

@@ -15,10 +15,12 @@ import urllib.error
 import urllib.request
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from firmware_host.league import pages
 from firmware_host.league.league import League
 from firmware_host.night import topics
 from firmware_host.night.broadcast import Broadcast, sse
@@ -192,3 +194,34 @@ def test_a_hub_stopping_does_not_wait_for_a_page_being_built(store: Store) -> No
         assert isinstance(next(iter(got.values())), Exception)  # its connection ended
     finally:
         site.released.set()
+
+
+def test_an_older_nights_pages_and_the_night_list_are_built_off_the_loop(store: Store) -> None:
+    site = Site(store, store.night, lambda: 0)
+    assert store.latest == "2026-11-21"
+    for path in ("/nights/2026-11-20", "/nights/2026-11-20.json", "/nights/2026-11-20.csv",
+                 "/nights/2026-11-20/dice", "/nights", "/players", "/dice", "/league.csv"):
+        assert site.heavy(path), path
+    for path in ("/nights/2026-11-21", "/nights/2026-11-21.json", "/nights/2026-11-21/dice",
+                 "/night.json", "/nights/2026-11-20/t1/1"):  # tonight's rows, or one game
+        assert not site.heavy(path), path
+
+
+def test_the_players_page_is_rendered_once_a_version_and_bounded(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = Site(store, store.night, lambda: 0)
+    rendered: list[int] = []
+    real = pages.players_page
+    monkeypatch.setattr(pages, "players_page",
+                        lambda league: rendered.append(1) or real(league))
+    first = site.get("/players")
+    again = site.get("/players")
+    assert first is not None and again is not None and again.data is first.data
+    assert len(rendered) == 1
+    later = game("2026-11-21", "t2", 3)
+    store.apply(replace(later, players=(*later.players[:1], topics.Player(1, "Cy", 1, 2))))
+    store.apply(Live("t2", "T2", "", (), "", "idle", (), (), "", 0, (3,), later.ended))
+    changed = site.get("/players")
+    assert changed is not None and b"Cy" in changed.data and len(rendered) == 2
+    few = real(site.league(), most=2)
+    assert "The first 2 of 3 players" in few and few.count("<tr><td>") == 2
