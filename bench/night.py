@@ -19,6 +19,12 @@ after each of a few games a table finishes tonight (what players open as the nig
 and the RSS after that. With ``--heavy`` the first ``/players`` and a ``/dice`` (every game of
 every night read) are asked for at once halfway through that second run instead, so its
 latencies are those of the streams while the hub builds them; their own times are reported.
+
+``--league`` measures a season instead (:func:`league_case`): 50 nights of 60 games at 8
+tables in the hub's file, the first ``/players``, a player's page and ``/dice`` at a first
+start and after a restart, and ``/``'s p99 alone and while they are built. Targets: the
+first ``/players`` after a restart <= 1 s, a player's page <= 0.3 s, hub RSS <= 60 MB,
+``/``'s p99 while they are built within 20% (and 20 ms) of it alone.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from multiprocessing import connection
 from pathlib import Path
@@ -63,6 +70,8 @@ RAISED = os.geteuid() == 0 and not SMOKE  # a smoke run leaves the test suite's 
 MOST_GROWTH = 0.20  # of p99 and RSS, from a fresh store to one with --nights earlier nights
 PAST_TABLES, PAST_GAMES, PAST_PLAYERS = 10, 6, 12  # a past night: its tables, games a table
 TONIGHT_GAMES = 3  # finished tonight after the league's pages were first asked for
+LEAGUE_NIGHTS, LEAGUE_TABLES, LEAGUE_GAMES = 50, 8, 60  # --league: a season, games a night
+TARGET_PLAYERS_S, TARGET_PLAYER_S = 1.0, 0.3  # the first /players, a player's page
 
 
 def rss_mb(pid: int) -> float:
@@ -210,23 +219,26 @@ def cores() -> tuple[list[str], set[int]]:
     return [*first, "taskset", "-c", str(available[0])], set(available[1:])
 
 
-def past_nights(path: Path, nights: int) -> int:
+def past_nights(path: Path, nights: int, tables: int = PAST_TABLES,
+                games: int = PAST_TABLES * PAST_GAMES) -> int:
     """``nights`` evenings before today into the hub's file at ``path``, as a hub would have
-    kept them: at each of :data:`PAST_TABLES` tables :data:`PAST_GAMES` games of Dalmatian
-    among four of :data:`PAST_PLAYERS` regulars, each with its luck and 60 throws. The
-    number of games."""
+    kept them: ``games`` games of Dalmatian a night (by default :data:`PAST_GAMES` at each
+    of :data:`PAST_TABLES` tables) shared among ``tables`` tables, each among four of
+    :data:`PAST_PLAYERS` regulars, with its luck and 60 throws. The number of games."""
     rng = random.Random(nights)
     store = Store.open(path)
     count = 0
     for back in range(nights, 0, -1):
         night = (datetime.now(UTC) - timedelta(days=back)).date().isoformat()
-        for table in range(1, PAST_TABLES + 1):
+        for table in range(1, tables + 1):
             table_id = f"past-{table}"
             ids = []
-            for number in range(1, PAST_GAMES + 1):
+            for number in range((games - table) // tables + 1):
                 game_id = count + 1
+                at = 17 * 60 + number * 360 // -(-games // tables)  # 17:00 to 23:00
                 store.apply(topics.parse(topics.game_topic(table_id, game_id), league_game(
-                    rng, f"Past {table}", game_id, f"{night}T{17 + number}:00:00+00:00")))
+                    rng, f"Past {table}", game_id, f"{night}T{at // 60:02d}:{at % 60:02d}"
+                                                   ":00+00:00")))
                 ids.append(game_id)
                 count += 1
             store.apply(topics.Live(table_id, f"Past {table}", "", (), "", "idle", (), (), "",
@@ -265,12 +277,19 @@ def main() -> int:
                         help="measure again with this many earlier nights in the store")
     parser.add_argument("--heavy", action="store_true",
                         help="with --nights: ask for /players and /dice halfway through")
+    parser.add_argument("--league", action="store_true",
+                        help="instead: a season in the hub's file (--nights, default "
+                             f"{LEAGUE_NIGHTS}), the league's pages timed at two starts")
     parser.add_argument("--smoke", action="store_true",
                         help="3 s, 3 tables, 20 streams unless given; exits 0 whatever the "
                              "figures (the test suite runs it to see it run)")
     args = parser.parse_args()
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per stream
+    if args.league:
+        season = league_case(args)
+        print(json.dumps(season, indent=2))
+        return 0 if season["ok"] or args.smoke else 1
     fresh = once(args, 0)
     if not args.nights:
         print(json.dumps(fresh, indent=2))
@@ -472,6 +491,105 @@ def league_pages(port: int, pid: int, broker: LocalBroker, table: str) -> dict[s
             "player_page_after_a_game_tonight_s": after,
             "qr_code_to_game_page_after_it_s": scans,
             "rss_mb_after_league": round(rss_mb(pid), 1)}
+
+
+def league_case(args: argparse.Namespace) -> dict[str, Any]:
+    """A season in the hub's file (``--nights``, default :data:`LEAGUE_NIGHTS`, of
+    :data:`LEAGUE_GAMES` games at :data:`LEAGUE_TABLES` tables), the hub on one core,
+    started twice (the second start finds the closed nights kept): at each start ``/`` is
+    asked 20 times a second, first alone, then while the league's pages are asked for once
+    each (the first ``/players``, a player's page, ``/dice``); their times, ``/``'s p99
+    alone and meanwhile, and the hub's RSS after."""
+    nights = args.nights or sized(LEAGUE_NIGHTS, 3)
+    every_core = os.sched_getaffinity(0)
+    pin, rest = cores()
+    starts = {}
+    with tempfile.TemporaryDirectory() as folder:
+        stored = past_nights(Path(folder) / "night.sqlite3", nights, LEAGUE_TABLES,
+                             LEAGUE_GAMES)
+        broker = LocalBroker(Path(folder), [HUB_USER])
+        broker.start()
+        try:
+            for start in ("first_start", "restarted"):
+                port = free_port()
+                hub = subprocess.Popen(
+                    [*pin, sys.executable, "-m", "firmware_host.cli", "hub", "--broker",
+                     broker.url, "--password-file", str(broker.password_file(HUB_USER)),
+                     "--listen", f"127.0.0.1:{port}", "--db", f"{folder}/night.sqlite3"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                os.sched_setaffinity(0, rest)
+                try:
+                    starts[start] = league_start(port, hub.pid)
+                finally:
+                    hub.terminate()
+                    hub.wait(timeout=10)
+                    os.sched_setaffinity(0, every_core)
+        finally:
+            broker.stop()
+    kept = starts["restarted"]
+    goals = {
+        "players_first_s": (kept["players_first_s"], TARGET_PLAYERS_S),
+        "player_page_s": (kept["player_page_s"], TARGET_PLAYER_S),
+        "hub_rss_mb": (max(s["hub_rss_mb"] for s in starts.values()), TARGET_HUB_RSS_MB),
+        "root_p99_ms_while_built": (kept["root_p99_ms"]["while_built"],
+                                    kept["root_p99_ms"]["alone"] * 1.2 + 20),
+    }
+    return {"bench": "night-league", "nights": nights, "stored_games": stored,
+            "tables": LEAGUE_TABLES, "hub_on_one_core": "taskset" in pin, **starts,
+            "goals": {name: {"value": value, "goal": round(goal, 1), "ok": value <= goal}
+                      for name, (value, goal) in goals.items()},
+            "ok": all(value <= goal for value, goal in goals.values())}
+
+
+def league_start(port: int, pid: int) -> dict[str, Any]:
+    """One start of the league case: ``/`` alone, then while the league's pages are built."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            read(port, "/night.json", 2)
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise SystemExit("the hub did not start") from None
+            time.sleep(0.1)
+    alone = probe(port, lambda: time.sleep(sized(5.0, 1.0)))
+    times: dict[str, float] = {}
+
+    def pages() -> None:
+        for name, path in (("players_first_s", "/players"),
+                           ("player_page_s", "/players/player-1"),
+                           ("players_again_s", "/players"), ("dice_s", "/dice")):
+            started = time.monotonic()
+            read(port, path, 120)
+            times[name] = round(time.monotonic() - started, 3)
+        time.sleep(0.5)
+
+    meanwhile = probe(port, pages)
+    return {**times, "root_p99_ms": {"alone": alone, "while_built": meanwhile},
+            "hub_rss_mb": round(rss_mb(pid), 1)}
+
+
+def probe(port: int, during: Callable[[], None]) -> float:
+    """``/``'s p99 in ms, asked 20 times a second while ``during()`` runs."""
+    taken: list[float] = []
+    done = threading.Event()
+
+    def ask() -> None:
+        while not done.is_set():
+            started = time.monotonic()
+            read(port, "/", 10)
+            taken.append((time.monotonic() - started) * 1000)
+            done.wait(max(0.0, 0.05 - (time.monotonic() - started)))
+
+    asker = threading.Thread(target=ask)
+    asker.start()
+    try:
+        during()
+    finally:
+        done.set()
+        asker.join()
+    taken.sort()
+    return round(taken[min(len(taken) - 1, int(0.99 * len(taken)))], 1)
 
 
 def timed_read(port: int, path: str, after: float, times: dict[str, float]) -> None:

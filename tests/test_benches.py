@@ -78,3 +78,12 @@ def test_run_all_runs_the_benches_it_is_given_in_their_smoke_mode() -> None:
     assert lines[-1]["smoke"] is True
     assert set(lines[-1]["goals"]) == {"screens.render_median_ms", "typing_names.person_s_max"}
 
+
+
+def test_the_night_benchs_league_case_runs_in_its_smoke_mode() -> None:
+    needs_mosquitto()
+    found = json.loads(printed(smoke("bench/night.py", "--league", "--smoke")))
+    assert found["bench"] == "night-league" and found["stored_games"] == 180
+    assert set(found["goals"]) == {"players_first_s", "player_page_s", "hub_rss_mb",
+                                   "root_p99_ms_while_built"}
+    assert found["restarted"]["players_first_s"] > 0
