@@ -10,7 +10,8 @@ shows meanwhile (a failing switch may have made a move first: when the screen of
 theirs instead, they SELECT it). When the screen asks for a fix they cannot make they wait;
 once it names a sensor they play on (SELECT) and make that cell's moves from the list.
 Players who play on (the ``_playing_on`` figures) go on throwing and moving whatever fix the
-screen shows, a move on a cell a fix names made from the list.
+screen shows, choosing a cell no fix names when they can (else the move is made from the
+list).
 After 6-30 of their turns one cell fails, ``TRIALS`` times for each way:
 
 - ``chattering``: a free cell flips every 100-1,000 ms for 3-15 s;
@@ -238,6 +239,10 @@ class Table:
             again = [action for action in legal if [str(action)] == self.made[-1:]]
             move = again[0] if again else self.rng.choice(legal)  # a move taken back (its
             # switch was failing) is made again, from the list if it is ignored
+        elsewhere = [action for action in game.legal_actions()
+                     if not self._in_a_fix((action.cell.row, action.cell.col))]
+        if self.play_on and self._in_a_fix((move.cell.row, move.cell.col)) and elsewhere:
+            move = self.rng.choice(elsewhere)  # not on a cell the screen says is wrong
         cell = (move.cell.row, move.cell.col)
         if self.made[-1:] != [str(move)]:  # not the same move tried again
             self.made.append(str(move))
