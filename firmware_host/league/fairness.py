@@ -253,9 +253,10 @@ def power(dice: int, chances: Sequence[float], level: float) -> float:
     df = len(chances) - 1
     critical = critical_value(level, df)
     half = centrality / 2
-    last = int(half + 12 * math.sqrt(half) + 20)
+    spread = 12 * math.sqrt(half) + 20  # the Poisson weights beyond are below 1e-30
+    first, last = max(0, int(half - spread)), int(half + spread)
     return min(1.0, sum(_weight(k, half) * chi_square_p(critical, df + 2 * k)
-                        for k in range(last + 1)))
+                        for k in range(first, last + 1)))
 
 
 def _weight(k: int, mean: float) -> float:

@@ -19,7 +19,7 @@ from firmware_host.league.fairness import could_see, judge_page
 from firmware_host.league.league import Appearance, League, Player, key
 from firmware_host.league.ratings import PROVISIONAL_WORDS, TARGET, Rating
 from firmware_host.night import urls
-from firmware_host.night.markup import Html, join, render
+from firmware_host.night.markup import EMPTY, Html, join, render
 from firmware_host.night.page import NEWLINE, document, histogram, legend, ranks
 from firmware_host.night.results import COLUMNS, rows
 from firmware_host.night.topics import Luck
@@ -29,6 +29,9 @@ from games.words import count
 
 CHART_W, CHART_H, PAD = 320, 120, 24
 MOST_PLAYERS = 500  # rows of /players: a league of regulars is tens; more is a flood
+MOST_GAMES = 200  # a player's latest games listed on their page (a few nights' worth)
+MOST_NIGHTS = 50  # nights in a player's tables by night (a season); the JSON has every one
+CHART_POINTS = CHART_W - 2 * PAD + 1  # a point a pixel at most on the rating's line
 
 
 def href(player: Player) -> str:
@@ -100,14 +103,18 @@ def player_page(player: Player, league: League) -> Html:
         '<section id="nights"><h2>By night</h2>\n{by_night}</section>\n'
         '<section id="luck"><h2>Dalmatian: luck and decisions</h2>\n{luck}</section>\n'
         '<section id="dice"><h2>Dice seen</h2>\n{dice}</section>\n'
-        '<section id="games"><h2>Games ({count})</h2>\n<ol reversed>\n{items}\n</ol></section>'
+        '<section id="games"><h2>Games ({count})</h2>\n<ol reversed>\n{items}\n</ol>{more}'
+        "</section>"
         "\n</main>\n<footer>{names}Export: <a href=\"{json}\">JSON</a> · "
         '<a href="{players}">Players</a> · <a href="/">Live page</a></footer>',
         rating=shown(player.rating), chart=rating_chart(games), by_game=by_game(player),
         about=ABOUT,
         by_night=by_night(games), luck=luck(games), dice=dice(*league.dice.of(player)),
         count=len(games),
-        items=join((game_item(a) for a in reversed(games)), NEWLINE),
+        items=join((game_item(a) for a in games[:-MOST_GAMES - 1:-1]), NEWLINE),
+        more=render('<p class="more">The latest {most}; <a href="{json}">the JSON</a> lists '
+                    "every one.</p>", most=MOST_GAMES, json=href(player) + ".json")
+        if len(games) > MOST_GAMES else EMPTY,
         names=written(player), json=href(player) + ".json", players=urls.PLAYERS))
 
 
@@ -131,14 +138,26 @@ def by_game(player: Player) -> Html:
 
 
 def by_night(games: list[Appearance]) -> Html:
-    nights = dict.fromkeys(a.game.night for a in reversed(games))
+    """Games and wins of each night, the latest first (counted in one pass: a regular of
+    hundreds of nights has thousands of games)."""
+    played: Counter[str] = Counter(a.game.night for a in games)
+    won: Counter[str] = Counter(a.game.night for a in games if a.won)
     rows_ = join((render('<tr><td><a href="{href}">{night}</a></td><td>{wins}</td>'
                          "<td>{games}</td></tr>", href=urls.night(night), night=night,
-                         wins=sum(a.won for a in games if a.game.night == night),
-                         games=sum(a.game.night == night for a in games))
-                  for night in nights), NEWLINE)
+                         wins=won[night], games=played[night])
+                  for night in latest_nights(games)), NEWLINE)
     return render('<table class="plain"><thead><tr><th>Night</th><th>Won</th><th>Games</th>'
                   "</tr></thead><tbody>\n{rows}\n</tbody></table>", rows=rows_)
+
+
+def latest_nights(games: list[Appearance]) -> list[str]:
+    """The nights of ``games``, the latest first: :data:`MOST_NIGHTS` of them at most."""
+    nights: dict[str, None] = {}
+    for a in reversed(games):
+        if a.game.night not in nights and len(nights) == MOST_NIGHTS:
+            break
+        nights[a.game.night] = None
+    return list(nights)
 
 
 def game_item(a: Appearance) -> Html:
@@ -164,6 +183,10 @@ def rating_chart(games: list[Appearance]) -> Html:
         return render('<p class="empty">No rated game yet.</p>')
     low, high = min(values), max(values)
     span = (high - low) or 1.0
+    games_count = len(values) - 1
+    if len(values) > CHART_POINTS:  # no more points than the line has pixels
+        values = [values[round(i * games_count / (CHART_POINTS - 1))]
+                  for i in range(CHART_POINTS)]
     step = (CHART_W - 2 * PAD) / (len(values) - 1)
     points = " ".join(f"{PAD + i * step:.1f},{PAD + (high - v) / span * (CHART_H - 2 * PAD):.1f}"
                       for i, v in enumerate(values))
@@ -172,7 +195,7 @@ def rating_chart(games: list[Appearance]) -> Html:
                   'lowest {low}, highest {high}"><polyline class="line" points="{points}"/>'
                   '<text x="2" y="{top}">{high}</text><text x="2" y="{bottom}">{low}</text>'
                   '<text x="{right}" y="{bottom}" text-anchor="end">{games}</text>'
-                  "</svg>", w=CHART_W, h=CHART_H, games=count(len(values) - 1, "game"),
+                  "</svg>", w=CHART_W, h=CHART_H, games=count(games_count, "game"),
                   first=values[0], last=values[-1], low=low, high=high,
                   points=points, top=PAD - 6, bottom=CHART_H - 6, right=CHART_W - 2)
 
@@ -193,10 +216,15 @@ def luck(games: list[Appearance]) -> Html:
         return render('<p class="empty">No game of Dalmatian yet.</p>')
     total = render("<p>In all {games}: {line}</p>", games=count(len(found), "game"), line=words(
         sum(x[1] for x in found), sum(x[2] for x in found)))
-    nights = dict.fromkeys(a.game.night for a, _, _ in reversed(found))
-    per_night = join((render("<li>{night}: {line}</li>", night=night, line=words(
-        sum(x[1] for x in found if x[0].game.night == night),
-        sum(x[2] for x in found if x[0].game.night == night))) for night in nights), NEWLINE)
+    nights: dict[str, list[int]] = {}  # the latest first: luck, decisions
+    for a, luck_, decisions in reversed(found):
+        if a.game.night not in nights and len(nights) == MOST_NIGHTS:
+            break
+        summed = nights.setdefault(a.game.night, [0, 0])
+        summed[0] += luck_
+        summed[1] += decisions
+    per_night = join((render("<li>{night}: {line}</li>", night=night, line=words(*summed))
+                      for night, summed in nights.items()), NEWLINE)
     return render('{total}\n<ul>\n{nights}\n</ul>\n<p class="what">Luck is the score less '
                   "what the choices were worth on average; decisions, the expected points "
                   "the choices gave away against the best ones.</p>", total=total,

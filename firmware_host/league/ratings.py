@@ -45,8 +45,7 @@ class Rating:
     def shown(self) -> int:
         """The value the pages show: openskill's ordinal on the league's scale (a newcomer
         100), never below 0."""
-        ordinal = _model(self).ordinal(alpha=ALPHA, target=TARGET)
-        return max(0, round(ordinal))
+        return max(0, round(ordinal(self.mu, self.sigma)))
 
     @property
     def provisional(self) -> bool:
@@ -78,6 +77,12 @@ def rate(ratings: Mapping[str, Rating], sides: Sequence[Side]) -> dict[str, Rati
                            ratings.get(player, Rating()).games + 1)
             for (_, team), rated in zip(ordered, after, strict=True)
             for player, new in zip(team, rated, strict=True)}
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """openskill's ``ordinal(z=3, alpha=ALPHA, target=TARGET)``, the same arithmetic in the
+    same order, without making a model's rating for it (a player's page shows thousands)."""
+    return ALPHA * ((mu - 3.0 * sigma) + (TARGET / ALPHA))
 
 
 def _model(rating: Rating) -> PlackettLuceRating:

@@ -11,7 +11,16 @@ from hypothesis import strategies as st
 
 from firmware_host.league import league as league_module
 from firmware_host.league.league import build, extended, key
-from firmware_host.league.ratings import PROVISIONAL_GAMES, TARGET, Rating, Side, rate
+from firmware_host.league.ratings import (
+    ALPHA,
+    MODEL,
+    PROVISIONAL_GAMES,
+    TARGET,
+    Rating,
+    Side,
+    ordinal,
+    rate,
+)
 from firmware_host.league.roster import Person, Roster
 from firmware_host.night.topics import Game, Player
 
@@ -194,3 +203,9 @@ def test_a_game_that_comes_late_rates_on_from_its_place_not_from_the_start(
     league = extended(league, [*games, late], Roster())
     assert len(rated) == 2 * 4  # overall and in its game, for it and the three after it
     assert league.players == build([*games, late], Roster()).players
+
+
+@given(st.floats(-100, 100), st.floats(0.001, 10))
+def test_the_shown_value_is_openskills_ordinal_to_the_last_bit(mu: float, sigma: float) -> None:
+    assert ordinal(mu, sigma) == MODEL.rating(mu=mu, sigma=sigma).ordinal(alpha=ALPHA,
+                                                                          target=TARGET)

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from schema_helpers import check
 
+from firmware_host.league import pages
 from firmware_host.league.league import build
 from firmware_host.league.roster import Person, Roster
 from firmware_host.night import topics
@@ -232,4 +233,25 @@ def test_a_closed_night_is_read_once_then_kept_without_its_throws(tmp_path: Path
     after = site.league()
     assert "Ann" not in after.dice.players.faces  # the removed game's throws
     assert after.players == build(store.every_game(), Roster()).players
+    store.close()
+
+
+def test_a_players_page_lists_their_latest_games_and_counts_every_night_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store.open(tmp_path / "night.sqlite3")
+    for game in GAMES:
+        store.apply(game)
+        store.apply(Live(game.table, game.name, "", (), "", "idle", (), (), "", 0,
+                         (game.id,), game.ended))
+    monkeypatch.setattr(pages, "MOST_GAMES", 1)
+    site = Site(store, store.night, lambda: 0)
+    reply = site.get("/players/ben")
+    assert reply is not None
+    html = reply.data.decode()
+    listed = html.split('<section id="games">')[1]
+    assert listed.count("<li>") == 1 and "/nights/2026-11-21/t1/2" in listed  # the latest
+    assert 'The latest 1; <a href="/players/ben.json">the JSON</a> lists every one' in html
+    by_night = html.split('<section id="nights">')[1].split("</section>")[0]
+    assert re.findall(r">(2026-11-2\d)</a></td><td>(\d)</td><td>(\d)<", by_night) == [
+        ("2026-11-21", "1", "1"), ("2026-11-20", "0", "1")]
     store.close()
