@@ -60,6 +60,7 @@ class Blame:
         self._strays: dict[Square, int] = {}
         self._offered: set[Square] = set()  # offered instead of another, this spell
         self._disowned: set[Square] = set()  # a move of its taken back, this spell
+        self._alone: dict[Square, int] = {}  # how often it changed by itself, as last seen
         self.asking: Square | None = None  # the cell the players are asked about
 
     def seen(self, square: Square, alone: int, *, made: bool, stray: bool,
@@ -70,6 +71,7 @@ class Blame:
         this change included."""
         if alone <= 1:  # the first change by itself after a still spell: a fresh start
             self.forget(square)
+        self._alone[square] = alone
         if made:
             self._strays.pop(square, None)
             return Verdict.HAND
@@ -89,10 +91,16 @@ class Blame:
             return Verdict.ASK
         return Verdict.HAND
 
-    def taken_back(self, square: Square) -> None:
-        """A move the change at ``square`` made was taken back: it strayed."""
+    def taken_back(self, square: Square) -> Verdict:
+        """A move the change at ``square`` made was taken back (the players said it was
+        not theirs): it strayed. Ambiguous when the cell had changed by itself
+        :data:`RESTLESS` times by then."""
         self._strays[square] = self._strays.get(square, 0) + 1
         self._disowned.add(square)
+        if self._alone.get(square, 0) >= RESTLESS and self.asking is None:
+            self.asking = square
+            return Verdict.ASK
+        return Verdict.HAND
 
     def brief(self, square: Square, alone: int) -> bool:
         """A close at ``square`` came back before it settled (shorter than a hand can
@@ -117,5 +125,6 @@ class Blame:
         self._strays.pop(square, None)
         self._offered.discard(square)
         self._disowned.discard(square)
+        self._alone.pop(square, None)
         if self.asking == square:
             self.asking = None

@@ -483,8 +483,10 @@ class Referee:
         game = self.game
         if game is None or not self.by_board.still_due(game, instead):
             return  # the game moved on since it was offered
-        self.blame.taken_back(self.by_board.taken_back())
+        square = self.by_board.taken_back()
         self.say(f"took back {self.journal.undo(game)}; {self._play_rival(instead)}")
+        if self.blame.taken_back(square) is Verdict.ASK and self.table is not None:
+            self.table.message = question(self.parts.label(*square))
 
     def _play_rival(self, instead: Instead) -> str:
         """Play ``instead`` once the board's move before it is taken back; what came of it.

@@ -58,3 +58,12 @@ def test_changes_a_hand_makes_never_name_a_sensor_nor_ask(
     for made, alone in changes:
         assert blame.seen(C2, alone, made=made, stray=False) is Verdict.HAND
     assert blame.asking is None
+
+
+def test_a_move_taken_back_from_a_cell_that_kept_changing_asks() -> None:
+    blame = Blame()
+    blame.seen(C2, 4, made=True, stray=False)
+    assert blame.taken_back(C2) is Verdict.ASK and blame.asking == C2
+    calm = Blame()
+    calm.seen(C2, 1, made=True, stray=False)
+    assert calm.taken_back(C2) is Verdict.HAND
