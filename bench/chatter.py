@@ -30,9 +30,11 @@ up to 30 ms, ending on the new state.
   made by stacking the new chip on the old and pulling the old one out is no change the
   sensors can see, so it is not among them.
 - ``failing_cells``: whole Sequence Dice games through the referee and a journal in which
-  one cell fails (:mod:`failing_cells`): chattering, stuck closed or stuck open; the actions
-  no player made that reach the journal, the players' actions it misses, and how many
-  failures were named on the screen within 10 s.
+  one cell fails (:mod:`failing_cells`): chattering, stuck closed or stuck open, with
+  players who wait on a fix they cannot make and with players who play on; the actions no
+  player made that reach the journal, the players' actions it misses, and how many
+  failures were named on the screen within 10 s. Habits of hands that must blame no
+  sensor (a chip straightened, tapped, hesitated over) are :mod:`hands`'s.
 """
 
 from __future__ import annotations
