@@ -13,6 +13,7 @@ last night until noon) comes back if its table sends it again: stop that table f
 from __future__ import annotations
 
 import argparse
+import os
 import sqlite3
 from pathlib import Path
 
@@ -52,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
                          "game's address, e.g. table-3")
     path = args.db or (INSTALLED_DB if INSTALLED_DB.exists() else default_db())
     if not path.is_file():
+        if args.db is None and os.path.lexists(INSTALLED_DB.parent) and not os.access(
+                INSTALLED_DB.parent, os.R_OK | os.X_OK):
+            raise UsageError(f"{INSTALLED_DB}: this user may not reach it; run it with sudo")
         raise UsageError(f"{path}: no hub's file there; name it with --db PATH")
     try:
         removed = remove_games(path, args.night, table, args.game)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
@@ -23,6 +23,7 @@ from games import game_class
 from games.errors import UnknownGameError
 
 Key = tuple[str, str, int]  # a game's night, table id and game id
+Rated = tuple[dict[str, Rating], dict[str, Rating]]  # after a game: overall, in its game
 K = TypeVar("K")
 
 
@@ -190,8 +191,9 @@ class League:
     dice: Dice = field(default_factory=Dice)
     unrated: dict[Key, str] = field(default_factory=dict)  # a game not rated: why
 
-    def add(self, game: Game) -> None:
-        """Rate ``game``, which ended after every game the league holds."""
+    def add(self, game: Game, known: Rated | None = None) -> None:
+        """Rate ``game``, which ended after every game the league holds (or take its
+        ratings as ``known``: as they were rated before, after the same games)."""
         if self.games and order(game) <= order(self.games[-1]):
             raise ValueError(f"game {key(game)} ended before the league's last; rebuild")
         ids = [self.roster.id_of(p.name, p.id) for p in game.players]
@@ -206,17 +208,19 @@ class League:
         in_game: dict[str, Rating] = {}
         if len(set(ids)) != len(ids):
             self.unrated[key(game)] = "a player is named twice in it"
+        elif known is not None:
+            overall, in_game = known
         elif len(ids) > 1:
             sides = self._sides(game, ids)
             overall = rate({i: self.players[i].rating for i in ids}, sides)
             in_game = rate({i: self.players[i].by_game.get(game.game, Rating()) for i in ids},
                            sides)
         for player_id, player in zip(ids, game.players, strict=True):
-            known = self.players[player_id]
+            seen = self.players[player_id]
             if player_id in overall:
-                known.rating = overall[player_id]
-                known.by_game[game.game] = in_game[player_id]
-            known.appearances.append(Appearance(
+                seen.rating = overall[player_id]
+                seen.by_game[game.game] = in_game[player_id]
+            seen.appearances.append(Appearance(
                 game, player.seat, player.name, player.place, player.score,
                 overall.get(player_id), in_game.get(player_id)))
 
@@ -241,6 +245,18 @@ class League:
             player.rating = rated[-1].overall if rated and rated[-1].overall else Rating()
             player.by_game = {a.game.game: a.in_game for a in rated if a.in_game is not None}
 
+    def rated_after(self, games: Iterable[Key]) -> dict[Key, Rated]:
+        """Each of ``games``' ratings after it, as its players' appearances hold them (one
+        pass over every appearance: asked for only when a night closes)."""
+        found: dict[Key, Rated] = {k: ({}, {}) for k in games}
+        for player in self.players.values():
+            for a in player.appearances:
+                rated = found.get(key(a.game))
+                if rated is not None and a.overall is not None and a.in_game is not None:
+                    rated[0][player.id] = a.overall
+                    rated[1][player.id] = a.in_game
+        return found
+
     def _sides(self, game: Game, ids: list[str]) -> list[Side]:
         """The game's sides: each player alone, or partners together where the game plays
         in teams (by its rules' ``seat_sides``)."""
@@ -262,21 +278,46 @@ class League:
                       key=lambda p: (p.rating.provisional, -p.rating.shown, p.name.lower()))
 
 
-def build(games: Iterable[Game], roster: Roster) -> League:
-    """The league of ``games`` (any order) named by ``roster``, from scratch."""
+def build(games: Iterable[Game], roster: Roster,
+          known: Mapping[Key, tuple[int, Rated]] | None = None) -> League:
+    """The league of ``games`` (any order) named by ``roster``, from scratch; ``known``:
+    ratings kept from an earlier build with the same roster (each with its game's place in
+    the order), taken for the games from the first on as long as each is at its place (the
+    same games before it), rated from the first that is not."""
     league = League(roster)
-    for game in sorted(games, key=order):
-        league.add(game)
+    kept = known or {}
+    for place, game in enumerate(sorted(games, key=order)):
+        found = kept.get(key(game))
+        if found is not None and found[0] != place:
+            kept, found = {}, None
+        league.add(game, found[1] if found else None)
+        if found is None:
+            kept = {}
     return league
 
 
-def extended(league: League, games: list[Game], roster: Roster) -> League:
+def rated_json(rated: Rated) -> str:
+    """A game's ratings after it, as the hub keeps them."""
+    return json.dumps([{i: [r.mu, r.sigma, r.games] for i, r in part.items()}
+                       for part in rated])
+
+
+def rated_from_json(text: str) -> Rated:
+    """What :func:`rated_json` wrote; ValueError, TypeError or KeyError if not that."""
+    overall, in_game = (
+        {str(i): Rating(float(mu), float(sigma), int(games)) for i, (mu, sigma, games)
+         in part.items()} for part in json.loads(text))
+    return overall, in_game
+
+
+def extended(league: League, games: list[Game], roster: Roster,
+             known: Callable[[], Mapping[Key, tuple[int, Rated]]] | None = None) -> League:
     """The league of ``games``: ``league`` rated on from the first game where the two
     differ (one that ended before others, or was removed), if the roster is the same; else
-    from scratch."""
+    from scratch, with the ratings ``known()`` kept (:func:`build`)."""
     ordered = sorted(games, key=order)
-    if roster != league.roster:
-        return build(ordered, roster)
+    if roster != league.roster or not league.games:
+        return build(ordered, roster, known() if known else None)
     same = 0
     for held, game in zip(league.games, ordered, strict=False):
         if held != lean(game):

@@ -19,7 +19,17 @@ from http import HTTPStatus
 from urllib.parse import unquote
 
 from firmware_host.league import pages
-from firmware_host.league.league import Dice, League, extended, order
+from firmware_host.league.league import (
+    Dice,
+    Key,
+    League,
+    Rated,
+    extended,
+    key,
+    order,
+    rated_from_json,
+    rated_json,
+)
 from firmware_host.league.roster import Roster
 from firmware_host.night import page, topics, urls
 from firmware_host.night.store import Night, Store
@@ -73,21 +83,52 @@ class Site:
         self._older: dict[str, Read] = {}  # the older nights as the league last read them
         self._reading = threading.Lock()  # of the two above: read and rated once at a time
         self._players_page = (-1, b"")  # /players as last rendered, and of which version
+        # the ratings the store keeps: for which roster, each game's place in the order
+        self._ratings_kept: tuple[str, dict[Key, int]] = ("", {})
 
     def league(self) -> League:
         """Every night's games by player, with ratings, and every night's dice: games that
-        ended since last time are rated on, and a change of the roster or of an older game
-        rates all again. Only the latest night is read again, and an older one that took a
-        game in since."""
+        ended since last time are rated on, a game that ended before others (or one removed)
+        rates on from its place, and a change of the roster rates all again, taking the
+        closed nights' ratings the store kept for that roster. Only the latest night is read
+        again, and an older one that changed since."""
         with self._reading:
             version = self.store.version
             if version != self._league_version:
                 nights = self._nights()
-                self._league = extended(self._league, [g for n in nights for g in n.games],
-                                        self.store.roster)
+                roster = self.store.roster
+                fingerprint = roster_fingerprint(roster)
+                self._league = extended(
+                    self._league, [g for n in nights for g in n.games], roster,
+                    lambda: self._kept_ratings(fingerprint))
                 self._league.dice = Dice.total(n.dice for n in nights)
                 self._league_version = version
+                self._keep_ratings(fingerprint)
             return self._league
+
+    def _kept_ratings(self, fingerprint: str) -> dict[Key, tuple[int, Rated]]:
+        kept = {}
+        for game, (place, text) in self.store.kept_ratings(fingerprint).items():
+            with contextlib.suppress(ValueError, TypeError, KeyError):
+                kept[game] = (place, rated_from_json(text))
+        self._ratings_kept = (fingerprint, {game: place for game, (place, _) in kept.items()})
+        return kept
+
+    def _keep_ratings(self, fingerprint: str) -> None:
+        """The ratings of the closed nights' games not kept yet (or kept at another place
+        in the order), for the store to keep."""
+        was, places = self._ratings_kept
+        if was != fingerprint:
+            places = {}
+        first_open = self.store.first_open()
+        new = {key(g): place for place, g in enumerate(self._league.games)
+               if g.night < first_open and places.get(key(g)) != place}
+        if new:
+            rated = self._league.rated_after(new)
+            self.store.keep_ratings(fingerprint, [(k, place, rated_json(rated[k]))
+                                                  for k, place in new.items()])
+            places.update(new)
+        self._ratings_kept = (fingerprint, places)
 
     def _nights(self) -> list[Read]:
         """Every night's games as the league reads them: the latest read again, an older
@@ -201,6 +242,12 @@ class Site:
             return download(page.as_csv(night), CSV, f"night-{date}.csv")
         latest = date == self.store.latest
         return Reply(page.night_page(night, latest).encode(), HTML)
+
+
+def roster_fingerprint(roster: Roster) -> str:
+    """What of ``roster`` the ratings depend on (who is whom), as one text."""
+    return json.dumps([[[p.id, p.name, list(p.aliases)] for p in roster.people],
+                       sorted(roster.claims.items())])
 
 
 def _json(value: object) -> bytes:

@@ -59,6 +59,11 @@ REMOVED = ("CREATE TABLE IF NOT EXISTS removed (seq INTEGER PRIMARY KEY, at TEXT
 # their dice counted: what the league needs of a night that no longer changes, read fast
 CLOSED = ("CREATE TABLE IF NOT EXISTS closed (night TEXT PRIMARY KEY, games BLOB NOT NULL, "
           "dice BLOB NOT NULL) WITHOUT ROWID")
+# each closed night's game's ratings after it (league.rated_json), its place in the order of
+# the games and the roster it was rated with: a restarted hub rates none of them again
+RATINGS = ("CREATE TABLE IF NOT EXISTS ratings (night TEXT NOT NULL, table_id TEXT NOT NULL, "
+           "game_id INTEGER NOT NULL, place INTEGER NOT NULL, roster TEXT NOT NULL, "
+           "rated TEXT NOT NULL, PRIMARY KEY (night, table_id, game_id)) WITHOUT ROWID")
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, online INTEGER NOT NULL, "
     "live BLOB)",
@@ -69,6 +74,7 @@ SCHEMA = (
     "payload BLOB NOT NULL)",
     REMOVED,
     CLOSED,
+    RATINGS,
 )
 PLAYING = ("roll", "move")  # a live state's phases while a game is on
 # a hub before every night was kept had one night's games by table and game id
@@ -472,6 +478,26 @@ class Store:
             self.db.execute("INSERT OR REPLACE INTO closed VALUES (?, ?, ?)",
                             (night, kept, dice))
 
+    def kept_ratings(self, roster: str) -> dict[tuple[str, str, int], tuple[int, str]]:
+        """The closed nights' games' ratings kept with ``roster`` (its fingerprint): by a
+        game's night, table id and game id, its place in the order and its ratings (JSON)."""
+        with self.lock:
+            rows = self.db.execute("SELECT night, table_id, game_id, place, rated FROM ratings "
+                                   "WHERE roster = ?", (roster,)).fetchall()
+        return {(night, table, game_id): (place, rated)
+                for night, table, game_id, place, rated in rows}
+
+    def keep_ratings(self, roster: str,
+                     rows: list[tuple[tuple[str, str, int], int, str]]) -> None:
+        """Keep closed nights' games' ratings: (night, table id, game id), place, JSON."""
+        with self.lock:
+            first_open = self.first_open()
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.executemany("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?)",
+                                    [(*k, place, roster, rated) for k, place, rated in rows
+                                     if k[0] < first_open])
+
     def older_nights(self) -> tuple[str, dict[str, int]]:
         """The latest night, and each older one with the count of changes to its games
         since the hub started (:attr:`changes`): a reader that keeps an older night's games
@@ -595,6 +621,8 @@ def remove_games(path: Path, night: str, table_id: str, game_id: int | None = No
         db.execute(f"DELETE FROM played WHERE {where}", values)
         db.execute(CLOSED)
         db.execute("DELETE FROM closed WHERE night = ?", (night,))
+        db.execute(RATINGS)
+        db.execute(f"DELETE FROM ratings WHERE {where}", values)
         at = datetime.now().astimezone().isoformat(timespec="seconds")
         db.executemany("INSERT INTO removed (at, night, table_id, game_id) VALUES (?, ?, ?, ?)",
                        [(at, night, table_id, i) for i in ids])

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from schema_helpers import check
 
+from firmware_host.league import league as league_module
 from firmware_host.league import pages
 from firmware_host.league.league import build
 from firmware_host.league.roster import Person, Roster
@@ -198,10 +199,12 @@ def test_a_game_tonight_reads_no_older_night_again_and_the_league_stays_exact(
     store.close()
 
 
-def test_a_closed_night_is_read_once_then_kept_without_its_throws(tmp_path: Path) -> None:
+def test_a_closed_night_is_read_once_then_kept_without_its_throws(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A restarted hub reads a closed night's games as the league needs them, with their
-    dice already counted: no payload of that night is read again, and the league equals one
-    from scratch; a removal from it reads the night afresh."""
+    dice already counted and their ratings: no payload of that night is read again, none of
+    its games is rated again, and the league equals one from scratch; a removal from it
+    reads the night afresh and rates on from the removed game."""
     path = tmp_path / "night.sqlite3"
 
     def opened() -> tuple[Store, Site]:
@@ -222,15 +225,21 @@ def test_a_closed_night_is_read_once_then_kept_without_its_throws(tmp_path: Path
     store, site = opened()
     said: list[str] = []
     store.db.set_trace_callback(said.append)
+    rated: list[int] = []
+    real = league_module.rate
+    monkeypatch.setattr(league_module, "rate", lambda *a: rated.append(1) or real(*a))
     again = site.league()
     store.db.set_trace_callback(None)
     assert not [sql for sql in said if "payload FROM played" in sql]
+    assert len(rated) == 2  # tonight's one game, overall and in its game
     assert again.dice.players.faces == first.dice.players.faces
     assert again.dice.tables.totals == first.dice.tables.totals
     assert again.players == first.players == build(store.every_game(), Roster()).players
     assert remove_games(path, "2026-11-20", "t1") == [1]
     assert store.removed() == [("2026-11-20", "t1", 1)]
+    rated.clear()
     after = site.league()
+    assert len(rated) == 2 * 3  # the games after the removed one (the first of all)
     assert "Ann" not in after.dice.players.faces  # the removed game's throws
     assert after.players == build(store.every_game(), Roster()).players
     store.close()
