@@ -163,7 +163,7 @@ def demo(folder: Path, port: int, *, kept: bool, host: str = LOOPBACK) -> int:
     players: list[threading.Thread] = []
     broker.start()
     try:
-        port = port or free_port()
+        port = port or free_port(host)
         url = page_url(host, port)
         children["the hub"] = spawn(folder / "hub.log", "hub", "--broker", broker.url,
                                     "--password-file", str(broker.password_file(HUB_USER)),

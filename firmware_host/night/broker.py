@@ -51,9 +51,10 @@ class NoMosquitto(UsageError):
     """Mosquitto is not installed here."""
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port no one listens on at ``host`` now (0.0.0.0: on every address)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.bind((host, 0))
         port: int = probe.getsockname()[1]
         return port
 

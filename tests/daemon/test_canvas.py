@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.dice import SIZE, draw_die, face_bitmap
-from firmware_host.screens.font import BIG, GLYPH_H, GLYPH_W, ROWS, SMALL, line_rows
+from firmware_host.screens.font import BIG, GLYPH_H, GLYPH_W, ROWS, SMALL, line_rows, stand_in
 from firmware_host.screens.glyphs import GLYPHS
 from hardware.display.protocol import new_frame
 
@@ -24,7 +24,7 @@ sizes = st.integers(0, 40)
 def pillow_mask(char: str, scale: int) -> Image.Image:
     """A glyph drawn with Pillow: putdata, then a NEAREST resize of its capitals and, one row
     deep at any scale, its descender below them."""
-    rows = GLYPHS.get(char, GLYPHS["?"])
+    rows = GLYPHS.get(char) or GLYPHS[stand_in(char)]  # a letter it lacks: its Latin letter
     mask = Image.new("1", (GLYPH_W, ROWS))
     mask.putdata([255 if c == "#" else 0 for row in rows for c in row])
     caps = mask.crop((0, 0, GLYPH_W, GLYPH_H)).resize((GLYPH_W * scale, GLYPH_H * scale),
