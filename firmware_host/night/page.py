@@ -45,10 +45,12 @@ TILES = 4  # tiles a page on the TV: two across, two down (eight names of eight 
 def page(night: Night) -> Html:
     """Today's page; it works as it is, and ``/app.js`` keeps it live. With it, a player
     may choose their own table: the news region then also says whose turn it is there
-    (finished games it says for every table), for a screen reader to announce."""
+    (finished games it says for every table), for a screen reader to announce; and with
+    Speak on, the phone says the news of that table aloud."""
     return document("Game night", render(
         '<main>\n<p id="mine-choice" class="mine" hidden><label for="mine">Your table</label>\n'
-        '<select id="mine"><option value="">none</option></select></p>\n'
+        '<select id="mine"><option value="">none</option></select>\n'
+        '<label class="speak"><input type="checkbox" id="speak"> Speak</label></p>\n'
         '<div id="news" class="news" role="log" aria-live="polite" aria-label="News"></div>\n'
         '<div id="main">\n{main}\n</div>\n</main>\n<footer>Export: <a href="/night.csv">CSV'
         '</a> · <a href="/night.json">JSON</a> · <a href="{nights}">Every night</a> · '

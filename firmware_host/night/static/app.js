@@ -28,7 +28,9 @@
     parts(data);
     var now = finished();
     Object.keys(now).forEach(function (key) {
-      if (!(key in known)) { say("Game over: " + now[key]); }
+      if (!(key in known)) {
+        say("Game over: " + now[key], mine && key.indexOf(mine.value + "/") === 0);
+      }
     });
     known = now;
   });
@@ -82,12 +84,36 @@
   var KEPT = "table-companion.mine";
   var known = finished();
   var lastTurn = "";
-  function say(text) {
+  function say(text, ofMine) {  // ofMine: a line of the player's own table, to be spoken
     if (!news) { return; }
     var line = document.createElement("p");
     line.textContent = text;
     news.appendChild(line);
     while (news.children.length > 5) { news.removeChild(news.firstChild); }
+    if (ofMine) { aloud(text); }
+  }
+
+  // Spoken: with Speak on, each news line of the player's own table is said by the phone,
+  // in the page's language. Browsers speak only after a tap on the page; a line not yet
+  // said when a newer one comes is dropped, so the voice never falls behind the table.
+  var speak = document.getElementById("speak");
+  var SPEAK = "table-companion.speak";
+  var tapped = false;
+  function aloud(text) {
+    if (!speak || !speak.checked || !tapped || !window.speechSynthesis) { return; }
+    window.speechSynthesis.cancel();
+    var utterance = new SpeechSynthesisUtterance(text);
+    utterance.lang = document.documentElement.lang || "en";
+    window.speechSynthesis.speak(utterance);
+  }
+  if (speak) {
+    speak.checked = localStorage.getItem(SPEAK) === "1";
+    document.addEventListener("pointerdown", function () { tapped = true; });
+    speak.addEventListener("change", function () {
+      tapped = true;
+      localStorage.setItem(SPEAK, speak.checked ? "1" : "0");
+      if (!speak.checked && window.speechSynthesis) { window.speechSynthesis.cancel(); }
+    });
   }
   function finished() {  // data-game key: the game's words, for every game on the page
     var games = {};
@@ -117,7 +143,7 @@
     var dice = card.querySelector(".dice .words");
     var text = tableName(card) + ": " + (turn ? turn.textContent : "no game") +
       (dice ? ", " + dice.textContent : "");
-    if (text !== lastTurn) { lastTurn = text; say(text); }
+    if (text !== lastTurn) { lastTurn = text; say(text, true); }
   }
   if (mine) {
     tables();

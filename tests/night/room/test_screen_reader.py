@@ -149,3 +149,45 @@ def test_axe_finds_no_serious_violation(browser: Any, hub: Hub, tables: list[Tab
     tv.wait_for_selector("#table-table-1 .dice", timeout=10_000)
     assert violations(tv) == []
     context.close()
+
+
+SPEECH = """
+window.spoken = [];
+Object.defineProperty(window, "speechSynthesis", {configurable: true, value: {
+  speak: function (u) { window.spoken.push(u.lang + ": " + u.text); },
+  cancel: function () {}
+}});
+"""
+
+
+def test_with_speak_on_the_phone_says_the_news_of_my_table_and_no_other(
+        browser: Any, hub: Hub, tables: list[Table]) -> None:
+    """Speech goes through the browser's speechSynthesis (recorded here): nothing before
+    the player's tap, then every news line of their own table, never another table's."""
+    mine, other = tables[0], tables[1]
+    for table in (mine, other):
+        mid_turn(table)
+        table.publish()
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script(SPEECH)
+    page = context.new_page()
+    page.goto(hub.url, wait_until="domcontentloaded")
+    page.wait_for_selector("#mine option[value='table-2']", state="attached", timeout=10_000)
+    page.select_option("#mine", "table-1")
+    until(lambda: "Ben to move" in news(page), 5, "the turn at my table announced")
+    assert page.evaluate("window.spoken") == [], "nothing spoken before Speak is tapped"
+    page.click("#speak")
+    assert page.is_checked("#speak")
+    play_out(other)
+    until(lambda: "Table 2" in news(page), 10, "the other table's game announced")
+    play_out(mine)
+    until(lambda: len(page.evaluate("window.spoken")) == 2, 10, "my table's news spoken")
+    spoken = sorted(page.evaluate("window.spoken"))  # the card and the list, in any order
+    assert spoken[0].startswith("en: Game over: Dalmatian · Table 1: 1. "), spoken
+    assert spoken[1] == "en: Table 1: game over", spoken
+    assert not any("Table 2" in line for line in spoken)
+
+    page.reload(wait_until="domcontentloaded")
+    page.wait_for_selector("#mine option[value='table-1']", state="attached", timeout=10_000)
+    assert page.is_checked("#speak"), "Speak is remembered by the browser"
+    context.close()
