@@ -22,7 +22,9 @@ change is then the first by itself in the window).
   chip the players said was not theirs, taken away as the screen asks, or flipping on;
   markers moved over a box again and again are no sign): the players are asked ("C2 keeps
   changing: is a hand on it?"); "yes" trusts the cell afresh, "no" names its sensor, and
-  any other press, or the game moving on, withdraws the question.
+  any other press, or the game moving on, withdraws the question. So is a chip the game has
+  lifted by itself a fourth time with no move between (hands straighten a chip twice, or tap
+  it three times: a switch chattering under a chip flips on).
 - Three strays name the sensor without asking; so does a close too brief for a hand at a
   cell that strayed or keeps changing by itself (:data:`RESTLESS` times).
 """
@@ -37,6 +39,8 @@ Square = tuple[int, int]
 
 ASK_AT = 2
 NAME_AT = 3
+LIFTS_ASK_AT = 4  # lifts of a chip the game has, by themselves, with no move between: hands
+# straighten a chip twice or tap it three times after putting it down
 
 
 def question(label: str) -> str:
@@ -61,20 +65,27 @@ class Blame:
         self._offered: set[Square] = set()  # offered instead of another, this spell
         self._disowned: set[Square] = set()  # a move of its taken back, this spell
         self._alone: dict[Square, int] = {}  # how often it changed by itself, as last seen
+        self._lifts: dict[Square, int] = {}  # lifts of a chip the game has, this spell
         self.asking: Square | None = None  # the cell the players are asked about
 
     def seen(self, square: Square, alone: int, *, made: bool, stray: bool,
-             offered: bool = False) -> Verdict:
+             offered: bool = False, lifted: bool = False) -> Verdict:
         """A change at ``square`` that ``made`` a move or an offer, or else ``stray``\\ed
-        (a close on a free cell the rules refuse) or was ``offered`` instead of the move
-        the board made elsewhere; ``alone``: how often the cell changed by itself of late,
-        this change included."""
+        (a close on a free cell the rules refuse), was ``offered`` instead of the move the
+        board made elsewhere, or ``lifted`` a chip the game has; ``alone``: how often the
+        cell changed by itself of late, this change included."""
         if alone <= 1:  # the first change by itself after a still spell: a fresh start
             self.forget(square)
         self._alone[square] = alone
         if made:
             self._strays.pop(square, None)
+            self._lifts.pop(square, None)
             return Verdict.HAND
+        if lifted:
+            self._lifts[square] = lifts = self._lifts.get(square, 0) + 1
+            if lifts >= LIFTS_ASK_AT and self.asking is None:
+                self.asking = square
+                return Verdict.ASK
         if offered:  # a hand hesitating offers a cell once; a failing switch again and
             stray = square in self._offered or square in self._strays  # again
             self._offered.add(square)
@@ -126,5 +137,6 @@ class Blame:
         self._offered.discard(square)
         self._disowned.discard(square)
         self._alone.pop(square, None)
+        self._lifts.pop(square, None)
         if self.asking == square:
             self.asking = None

@@ -408,7 +408,9 @@ class Referee:
                                   made=action is not None or outcome.offer is not None,
                                   stray=event.occupied and after and not astray
                                   and (outcome.refused or outcome.message) is not None,
-                                  offered=rival is not None)
+                                  offered=rival is not None,
+                                  lifted=not event.occupied and self.table is not None
+                                  and square in self.table.missing())
         if verdict is Verdict.FAILING:
             self._fault(square, _chattering(event.alone, "chips the rules refuse"),
                         chattering=True)

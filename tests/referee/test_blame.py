@@ -67,3 +67,12 @@ def test_a_move_taken_back_from_a_cell_that_kept_changing_asks() -> None:
     calm = Blame()
     calm.seen(C2, 1, made=True, stray=False)
     assert calm.taken_back(C2) is Verdict.HAND
+
+
+def test_a_chip_lifted_by_itself_a_fourth_time_with_no_move_between_asks() -> None:
+    """Straightened twice, tapped three times: a hand; a fourth lift: ambiguous."""
+    blame = Blame()
+    blame.seen(C2, 1, made=True, stray=False)
+    for alone in (2, 4, 6):
+        assert blame.seen(C2, alone, made=False, stray=False, lifted=True) is Verdict.HAND
+    assert blame.seen(C2, 8, made=False, stray=False, lifted=True) is Verdict.ASK
