@@ -9,7 +9,7 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hardware.board.matrix import REST_PATROL_S, STUCK, ReedMatrix, cell_name
+from hardware.board.matrix import REST_PATROL_S, SLOW_CHATTER, STUCK, ReedMatrix, cell_name
 from hardware.board.mock import MockBoard
 from hardware.events import CellChanged, CellFault, Event
 from hardware.pins.clock import ManualClock
@@ -211,10 +211,11 @@ def test_changes_by_itself_count_and_say_which_never_settled() -> None:
 def test_a_switch_failing_slowly_from_any_moment_is_reported_within_10_s(
         cell: int, start: float, lasting: float, rng: random.Random) -> None:
     """A cell flipping every 100-1,000 ms for 3-15 s, from any moment of a still board:
-    reported at its twelfth flip, at most eleven changes before the report and none while
-    it flips on; once quiet, its last state is heard. Fewer flips are what hands may do
-    (a replacement tried four times makes eight), and are heard as changes: the referee
-    names a sensor whose changes no hand makes sooner, by what they did in the game."""
+    reported at the first flip that makes twelve within 8 s, only changes before the report
+    and none while it flips on; once quiet, its last state is heard. Fewer flips are what
+    hands may do (a replacement tried four times makes eight), and are heard as changes:
+    the referee names a sensor whose changes no hand makes sooner, by what they did in the
+    game."""
     matrix, board, events, clock = rig()
     matrix.scan()
     row, col = divmod(cell, 6)
@@ -231,11 +232,22 @@ def test_a_switch_failing_slowly_from_any_moment_is_reported_within_10_s(
             if any(isinstance(e, CellFault) for e in matrix.scan()) and reported is None:
                 reported = clock()
     faults = [i for i, e in enumerate(events) if isinstance(e, CellFault)]
-    if len(flips) < 12:
-        assert faults == [] and len(events) <= 11
+    count, window = SLOW_CHATTER
+
+    def twelfth(margin: float) -> float | None:
+        """The first flip that makes ``count`` within the window (give or take ``margin``)."""
+        return next((flips[i + count - 1] for i in range(len(flips) - count + 1)
+                     if flips[i + count - 1] - flips[i] <= window + margin), None)
+
+    surely, maybe = twelfth(-0.02), twelfth(0.02)
+    if maybe is None:
+        assert faults == []
         return
-    assert reported is not None and reported - flips[11] <= 0.01
-    assert faults[0] <= 11 and len(faults) == 1
+    if surely is not None:
+        assert reported is not None and reported - surely <= 0.01
+    if reported is None:
+        return  # twelve flips a hair over 8 s apart: not reported, as it should
+    assert reported >= maybe and len(faults) == 1
     assert all(isinstance(e, CellChanged) for e in events[:faults[0]])
     assert events[faults[0] + 1:] == []
     scans(matrix, clock, 250)
