@@ -83,8 +83,9 @@ COUNT_TAGS = """() => {
     element => Array.from(element.attributes).some(a => a.name.startsWith("on"))).length;
   return counts;
 }"""
+# the page's own elements; its one input is the Speak switch
 CLEAN = {"script": 1, "meta": 2, "a": 4, "link": 1, "form": 0, "img": 0, "iframe": 0,
-         "object": 0, "embed": 0, "base": 0, "style": 0, "button": 0, "input": 0, "svg": 0,
+         "object": 0, "embed": 0, "base": 0, "style": 0, "button": 0, "input": 1, "svg": 0,
          "video": 0, "audio": 0, "handlers": 0}
 
 
