@@ -93,6 +93,7 @@ class BoardFixView:
     fixes: tuple[str, ...]  # e.g. "put a chip on B3", "lift the chip from C4"
     message: str | None = None  # why the board was refused, above the fixes
     page: int = 0  # pages of a long message turned since it was shown
+    dice: tuple[int, ...] = ()  # the throw the fixes follow (tumbling, or as it landed)
 
 
 @dataclass(frozen=True)

@@ -565,14 +565,16 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
         assert isinstance(table.send(CellChanged(0, 0, True)), GameView)
         assert table.referee.tick(1001.0) is None
         table.send(CellChanged(0, 0, False), DiceRolled((6, 5), "button"))
-        assert table.send() == BoardFixView("Sequence Dice", ("put a chip on A1",))
+        # the throw stands above the fix, so its dice are seen
+        assert table.send() == BoardFixView("Sequence Dice", ("put a chip on A1",), dice=(6, 5))
         assert table.referee.tick(1002.0) == 1002.0 + UNMADE_FIX_S
         # the players put the chip down, and still nothing is sensed: say what to check
         assert table.referee.tick(1002.0 + UNMADE_FIX_S - 1) == 1002.0 + UNMADE_FIX_S
         assert table.referee.tick(1002.0 + UNMADE_FIX_S) is None
         suspect = ("the sensor at A1 seems dead (nothing sensed there): check its magnet and "
                    "switch, or SELECT: play on, it will be ignored")
-        assert table.send() == BoardFixView("Sequence Dice", ("put a chip on A1", suspect))
+        assert table.send() == BoardFixView("Sequence Dice", ("put a chip on A1", suspect),
+                                            dice=(6, 5))
         assert table.referee.tick(1500.0) is None  # said once
         # sensed at last: the fix and the suspicion go, and nothing is said after
         view = table.send(CellChanged(0, 0, True))

@@ -18,6 +18,9 @@ from firmware_host.config import Config, GameConfig
 from firmware_host.journal import Journal
 from firmware_host.referee import Referee
 from firmware_host.referee.timers import UNMADE_FIX_S
+from firmware_host.screens import render as render_screen
+from firmware_host.screens.banner import BODY_TOP, draw_banner
+from firmware_host.screens.canvas import Canvas
 from firmware_host.sensing import recogniser_for
 from firmware_host.views import BoardFixView, GameView, View
 from games import new_game
@@ -482,3 +485,36 @@ def test_a_switch_closing_as_the_dice_tumble_is_no_move_and_is_named_when_left(
         referee.tick(11.0 + UNMADE_FIX_S)
         assert referee.table is not None
         assert any("D5 seems stuck closed" in line for line in referee.table.suspects)
+
+
+def test_a_throw_under_the_fixes_shows_its_dice_in_the_band(tmp_path: Path) -> None:
+    """Centennial on the track, the companion moving the markers: while the screen listed
+    where to put the roller's marker, ROLL threw on and journaled throws whose dice no frame
+    showed (the fix list covers the game's screen). Each throw's dice now stand in the
+    band above the fixes, as the players may play on while a fix waits."""
+    from games.centennial import Centennial
+
+    occupied: set[tuple[int, int]] = set()
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        game = Centennial.new(2, ["Ann", "Ben"])
+        journal.start(game)
+        referee = Referee(Config(game=GameConfig("centennial")), journal, game=journal.resume(),
+                          render=lambda view: new_frame(),
+                          recognise=lambda game: recogniser_for(game, "track"),
+                          board=lambda: frozenset(occupied))
+        for dice in ((6,), (1,), (1, 2, 3)):  # Ann starts, then takes her marker to 6
+            referee.handle(DiceRolled(dice, "button"))
+        referee.frame()
+        view = referee.view()
+        assert isinstance(view, BoardFixView) and view.fixes[0] == "put Ann's marker on box 6"
+        assert view.dice == (1, 2, 3)
+        referee.handle(DiceRolled((1, 1, 2), "button"))  # Ben throws before the marker is down
+        referee.frame()
+        view = referee.view()
+        assert isinstance(view, BoardFixView) and view.dice == (1, 1, 2)
+        assert [str(a) for a in journal.resume().history][-1] == "roll 1-1-2"
+        band = Canvas()  # the frame's band: the game's title and those dice
+        draw_banner(band, "Centennial", (), (1, 1, 2))
+        box = (0, 0, 128, BODY_TOP)
+        assert render_screen(view).crop(box).tobytes() == band.to_image().crop(box).tobytes()
+        render_screen(view).resize((512, 256)).save(tmp_path / "fix.png")

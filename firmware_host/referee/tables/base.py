@@ -196,12 +196,17 @@ class GameTable:
         it did is said once it has)."""
         if self.fixes:
             return BoardFixView(self.game.TITLE, self.fixes + self.suspects,
-                                self.shown_message(), page)
+                                self.shown_message(), page, rolling or self._last_throw())
         return GameView(self.game, tuple(choice.label for choice in self.choices()),
                         self.cursor, self.message if thrower is not None else self.shown_message(),
                         settings.hint,
                         rolling=rolling, scroll=self.scroll, page=page, thrower=thrower,
                         **self._dice_shown())
+
+    def _last_throw(self) -> tuple[int, ...]:
+        """The dice of the game's last action, when it was a throw."""
+        history = self.game.history
+        return history[-1].dice if history and isinstance(history[-1], Roll) else ()
 
     def shown_message(self) -> str | None:
         """The message over the game: a refusal or notice, else what the last throw did."""
