@@ -206,6 +206,7 @@ class RosterFile:
     path: Path
     roster: Roster = field(default_factory=Roster)
     problem: str = ""  # what is wrong with the file now, '' when nothing is
+    missing: bool = False  # no file there at the last look: names are matched alone
     _seen: tuple[int, int, int, int] | None = None
 
     def reload(self) -> bool:
@@ -220,9 +221,11 @@ class RosterFile:
         except FileNotFoundError:
             seen = None
         except OSError as err:  # a folder this user may not pass, say
+            self.missing = False
             self._seen = None
             self.problem = f"{self.path}: cannot be read ({err.strerror or err})"
             return False
+        self.missing = seen is None
         if seen == self._seen and self._seen is not None:
             return False
         self._seen = seen

@@ -112,7 +112,7 @@ class Listener:
     def reread(self, roster: RosterFile) -> None:
         """The host's roster file again, if it changed: players named by it from now on. A
         bad file is logged once, and the hub goes on with the roster it had."""
-        was = roster.problem
+        was, was_missing = roster.problem, roster.missing
         if roster.reload():
             self.store.use(roster.roster)
             log.info("players named by %s (%d listed)", roster.path, len(roster.roster.people))
@@ -120,6 +120,9 @@ class Listener:
             self.send_results()
         if roster.problem and roster.problem != was:
             log.warning("roster not read: %s; players are named as before", roster.problem)
+        if roster.missing and not was_missing:
+            log.info("no roster at %s: players are matched by their names alone "
+                     "(table-companion roster merge writes one)", roster.path)
 
     def removals(self) -> None:
         """The games the host removed from the hub's file (``table-companion league

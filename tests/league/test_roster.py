@@ -283,3 +283,30 @@ def test_a_game_message_names_a_player_the_roster_knows(tmp_path: Path) -> None:
     assert isinstance(parsed, Game)
     roster = Roster.of([Person("chris", "Christopher", ("Kit",))])
     assert [roster.id_of(p.name) for p in parsed.players] == ["chris", "ann"]
+
+
+def test_the_hub_says_once_that_it_has_no_roster_and_again_once_it_has_one(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from firmware_host.night.broadcast import Broadcast
+    from firmware_host.night.hub import Listener
+    from firmware_host.night.mqtt import Link
+
+    link = Link(topics.parse_broker("mqtt://127.0.0.1:1"), "night_hub", "x", keepalive=10,
+                log=logging.getLogger("test.link"))
+    store = Store.open(tmp_path / "night.sqlite3")
+    listener = Listener(store, link, Broadcast())
+    file = RosterFile(tmp_path / "roster.toml")
+    with caplog.at_level(logging.INFO):
+        listener.reread(file)
+        listener.reread(file)  # still none: said once
+        assert file.missing
+        (tmp_path / "roster.toml").write_text(CHRIS, encoding="utf-8")
+        listener.reread(file)
+    said = [r.getMessage() for r in caplog.records if "roster" in r.getMessage()]
+    assert said[0] == (f"no roster at {file.path}: players are matched by their names alone "
+                       "(table-companion roster merge writes one)")
+    assert said[1:] == [f"players named by {file.path} (2 listed)"]
+    assert not file.missing
+    store.close()
