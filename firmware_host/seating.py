@@ -42,10 +42,10 @@ class SeatingError(UsageError):
     """Input that cannot be seated, or a night with no legal seating; the message says why."""
 
 
-
 def table_label(name: str) -> str:
     """``Table 3`` for a table the host named "3" or "Table 3" (never "Table Table 3")."""
     return name if name.lower().startswith("table") else f"Table {name}"
+
 
 @dataclass(frozen=True)
 class Table:

@@ -12,11 +12,10 @@ starts its numbers again makes new plays, not the app's duplicates of old ones);
 ``playDate`` is when the game started, in UTC, as ``YYYY-MM-DD HH:MM:SS``;
 ``durationMin`` is whole minutes, at least one; a player's ``sourcePlayerId`` is the
 roster's id when the table chose the name from the night's roster (else the name, as the
-table wrote it); a player's ``rank`` is their place and
-every player placed first is a ``winner`` (ties share the win); ``startPlayer``, which the
-app requires of every player, is true for the seat that won the game's opening (false for
-all when the table could not tell). Every game here ranks the
-higher score first, so ``highestWins`` is true.
+table wrote it); a player's ``rank`` is their place and every player placed first is a
+``winner`` (ties share the win); ``startPlayer``, which the app requires of every player, is
+true for the seat that won the game's opening (false for all when the table could not
+tell). Every game here ranks the higher score first, so ``highestWins`` is true.
 """
 
 from __future__ import annotations
@@ -37,10 +36,11 @@ def play(game: Game) -> dict[str, Any]:
     """The play in BG Stats' format."""
     started, ended = moment(game.started), moment(game.ended)
     minutes = round((ended - started).total_seconds() / 60)
+    utc = started.astimezone(UTC)
     return {
         "sourceName": SOURCE_NAME,
-        "sourcePlayId": f"{game.table}/{game.id}/{started.astimezone(UTC):%Y%m%dT%H%M%SZ}",
-        "playDate": started.astimezone(UTC).strftime(PLAY_DATE),
+        "sourcePlayId": f"{game.table}/{game.id}/{utc:%Y%m%dT%H%M%SZ}",
+        "playDate": utc.strftime(PLAY_DATE),
         "durationMin": max(1, minutes),
         "comments": f"{game.name}, game #{game.id}",
         "game": {

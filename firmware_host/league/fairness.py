@@ -21,6 +21,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from itertools import product
 from typing import TypeVar
 
@@ -156,8 +157,9 @@ def counted(thrown: Sequence[tuple[int, ...]]) -> tuple[Counter[int], dict[int, 
 
 def tested(seen: Counter[int], sums: Mapping[int, Counter[int]]
            ) -> dict[str, tuple[Verdict, Counter[int]]]:
-    """:func:`tests` of counts already made: each face seen, and the totals of the throws
-    of each number of dice."""
+    """The faces test of the faces ``seen``, and a totals test for each size of throw in
+    :data:`TOTALS_OF` thrown at all (``sums``: totals by number of dice, as
+    :func:`counted` makes them); each with the counts it tested."""
     found = {"faces": (check(seen.elements(), faces(), "die"), seen)}
     for size in TOTALS_OF:
         if sums.get(size):
@@ -186,28 +188,32 @@ def judge_page(groups: Mapping[Key, tuple[Counter[int], Mapping[int, Counter[int
     """:func:`tested` of each group of one page (its faces and its totals by number of
     dice), with every test that could say something judged together (:func:`holm`)."""
     found = {key: tested(seen, sums) for key, (seen, sums) in groups.items()}
-    said = [(key, name) for key, tests_ in found.items()
-            for name, (verdict, _) in tests_.items() if verdict.p is not None]
-    adjusted = holm([found[key][name][0].p or 0.0 for key, name in said])
-    for (key, name), judged in zip(said, adjusted, strict=True):
-        verdict, counts = found[key][name]
-        found[key][name] = (replace(verdict, family=len(said), adjusted=judged), counts)
+    said = _saying(found)
+    adjusted = holm([verdict.p or 0.0 for _, _, verdict in said])
+    for (key, name, verdict), judged in zip(said, adjusted, strict=True):
+        found[key][name] = (replace(verdict, family=len(said), adjusted=judged),
+                            found[key][name][1])
     return found
+
+
+def _saying(found: Mapping[Key, Tested]) -> list[tuple[Key, str, Verdict]]:
+    """Every test of a page that says something (enough throws for it), with its group."""
+    return [(key, name, verdict) for key, tests in found.items()
+            for name, (verdict, _) in tests.items() if verdict.p is not None]
 
 
 def page_verdict(found: Mapping[Key, Tested], label: Callable[[Key], str]) -> str:
     """One sentence for the whole page: which tests, if any, are unusual once all of them
     are counted; ``label`` names a group ("Table 2, the button roller")."""
-    said = [(key, name, verdict) for key, tests_ in found.items()
-            for name, (verdict, _) in tests_.items() if verdict.p is not None]
+    said = _saying(found)
     if not said:
         return "Too few dice yet for any test to say something."
-    tests_ = f"{len(said)} tests" if len(said) > 1 else "the one test"
+    many = f"{len(said)} tests" if len(said) > 1 else "the one test"
     unusual = [f"{label(key)}: {name}" for key, name, verdict in said if verdict.unusual]
     if not unusual:
-        return (f"Nothing unusual in {tests_} on this page; a page of fair dice is flagged "
+        return (f"Nothing unusual in {many} on this page; a page of fair dice is flagged "
                 "at most one time in twenty.")
-    return (f"Unusual once all {tests_} on this page are counted: {'; '.join(unusual)}. "
+    return (f"Unusual once all {many} on this page are counted: {'; '.join(unusual)}. "
             "A page of fair dice is flagged at most one time in twenty: keep counting.")
 
 
@@ -266,6 +272,7 @@ def _weight(k: int, mean: float) -> float:
     return math.exp(k * math.log(mean) - mean - math.lgamma(k + 1))
 
 
+@cache
 def critical_value(level: float, df: int) -> float:
     """The chi-square value with ``df`` degrees of freedom exceeded ``level`` of the time."""
     low, high = 0.0, 1.0

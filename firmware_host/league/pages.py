@@ -15,15 +15,14 @@ from collections import Counter
 from typing import Any
 from urllib.parse import quote
 
-from firmware_host.league.fairness import could_see, judge_page
+from firmware_host.league.fairness import judge_page
 from firmware_host.league.league import Appearance, League, Player, key
 from firmware_host.league.ratings import PROVISIONAL_WORDS, TARGET, Rating
 from firmware_host.night import urls
 from firmware_host.night.markup import EMPTY, Html, join, render
-from firmware_host.night.page import NEWLINE, document, histogram, legend, ranks
+from firmware_host.night.page import NEWLINE, dice_report, document, legend, ranks
 from firmware_host.night.results import COLUMNS, rows
 from firmware_host.night.topics import Luck
-from games.core import DIE_FACES
 from games.dalmatian_luck import points
 from games.words import count
 
@@ -240,13 +239,7 @@ def dice(faces: Counter[int], totals: dict[int, Counter[int]]) -> Html:
     """A player's dice: the faces as a histogram, and the fairness tests' words."""
     if not faces:
         return render('<p class="empty">No throw was sent with these games.</p>')
-    found = judge_page({"": (faces, totals)})[""]
-    verdict, counts = found["faces"]
-    lines = join((render("<li>{name}: {verdict}</li>", name=name, verdict=str(v))
-                  for name, (v, _) in found.items()), NEWLINE)
-    return render('{chart}\n<ul>\n{lines}\n</ul>\n<p class="what">{seen}</p>', chart=histogram(
-        counts, verdict.throws / len(DIE_FACES)), lines=lines,
-        seen=could_see(verdict.throws, verdict.family))
+    return dice_report(judge_page({"": (faces, totals)})[""])
 
 
 def player_json(player: Player, league: League) -> dict[str, Any]:

@@ -366,13 +366,20 @@ def dice_page(title: str, dice: Counts[tuple[str, str]]) -> Html:
 
 
 def dice_section(table: str, source: str, found: Tested) -> Html:
+    return render('<section class="dice-report"><h2>{table}, {source}</h2>\n{report}'
+                  '</section>', table=table, source=SOURCE_WORDS[source],
+                  report=dice_report(found))
+
+
+def dice_report(found: Tested) -> Html:
+    """One group's dice (a table's source, or a player's): the faces as a histogram against
+    a fair die's, each test's words, and what so many dice could have shown."""
     verdict, counts = found["faces"]
-    lines = join((render("<li>{name}: {verdict}</li>", name=name, verdict=str(verdict))
-                  for name, (verdict, _) in found.items()), NEWLINE)
-    return render('<section class="dice-report"><h2>{table}, {source}</h2>\n{chart}\n'
-                  '<ul>\n{lines}\n</ul>\n<p class="what">{seen}</p></section>', table=table,
-                  source=SOURCE_WORDS[source], chart=histogram(counts, verdict.throws / len(FACES)),
-                  lines=lines, seen=could_see(verdict.throws, verdict.family))
+    lines = join((render("<li>{name}: {verdict}</li>", name=name, verdict=str(v))
+                  for name, (v, _) in found.items()), NEWLINE)
+    return render('{chart}\n<ul>\n{lines}\n</ul>\n<p class="what">{seen}</p>',
+                  chart=histogram(counts, verdict.throws / len(FACES)), lines=lines,
+                  seen=could_see(verdict.throws, verdict.family))
 
 
 CHART_W, CHART_H, BAR_W, BAR_GAP, BAR_TOP = 240, 110, 30, 10, 80
