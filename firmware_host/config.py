@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from firmware_host.errors import UsageError
 from firmware_host.night.credentials import read_secret
@@ -25,8 +25,9 @@ from games.errors import OptionError, UnknownGameError
 from hardware.display.factory import CONTROLLERS, INTERFACES, OledConfig, OledConfigError
 from hardware.errors import WiringError
 from hardware.pins.factory import PIN_LIBRARIES
-from hardware.tomlfile import TomlFileError, expand_home, read_text
+from hardware.tomlfile import TomlFileError, read_text
 from hardware.tomlfile import parse as parse_toml
+from hardware.tomlreader import TomlReader
 from hardware.wiring.pinmap import DEFAULT_MAP, PinMap, load_pin_map
 
 DEFAULT_PATH = Path("/etc/table-companion/config.toml")
@@ -196,11 +197,8 @@ def parse(text: str, path: Path) -> Config:
     return reader.config(data)
 
 
-T = TypeVar("T")
-
-
-class _Reader:
-    """Reads the parsed tables key by key, turning every problem into a located message."""
+class _Reader(TomlReader):
+    """Reads the parsed tables key by key; a problem names the file, its line and the key."""
 
     def __init__(self, text: str, path: Path) -> None:
         self.text = text
@@ -211,34 +209,11 @@ class _Reader:
         where = f"{self.path}, line {line}" if line is not None else str(self.path)
         return ConfigError(f"{where}: {'.'.join(keys)}: {problem}")
 
-    def expand(self, keys: tuple[str, ...], path: str) -> Path:
-        try:
-            return expand_home(path)
-        except TomlFileError as err:
-            raise self.fail(keys, str(err)) from None
-
-    def table(self, data: Mapping[str, Any], keys: tuple[str, ...],
-              known: tuple[str, ...]) -> Mapping[str, Any]:
-        for key in data:
-            if key not in known:
-                raise self.fail((*keys, key), f"unknown key; allowed keys: {', '.join(known)}")
-        return data
-
-    def value(self, data: Mapping[str, Any], keys: tuple[str, ...], kind: type[T],
-              default: T, check: Callable[[T], str | None] = lambda _: None) -> T:
-        if keys[-1] not in data:
-            return default
-        value = data[keys[-1]]
-        if type(value) is not kind:
-            shown = _KIND_NAMES[kind]
-            raise self.fail(keys, f"{_toml(value)} is not {shown}; write e.g. {_toml(default)}")
-        problem = check(value)
-        if problem is not None:
-            raise self.fail(keys, f"{_toml(value)} is not allowed: {problem}")
-        return value
+    def unknown(self, keys: tuple[str, ...], key: str, allowed: Collection[str]) -> str:
+        return f"unknown key; allowed keys: {', '.join(allowed)}"
 
     def config(self, data: Mapping[str, Any]) -> Config:
-        top = self.table(data, (), ("pin_map", "players", "journal", "hint", "long_press",
+        top = self.known(data, (), ("pin_map", "players", "journal", "hint", "long_press",
                                     "sound", "display", "game", "serial", "night",
                                     "pin_library"))
         base = Config()
@@ -248,42 +223,29 @@ class _Reader:
         return Config(
             pin_map=pin_map,
             players=players,
-            display=self.display(self.subtable(top, ("display",)), pins),
-            game=self.game(self.subtable(top, ("game",)), players) if "game" in top
+            display=self.display(self.table(top, ("display",)), pins),
+            game=self.game(self.table(top, ("game",)), players) if "game" in top
             else GameConfig(),
-            journal=self.path.parent / self.expand(("journal",), journal),
+            journal=self.relative(("journal",), journal, self.path.parent),
             hint=self.value(top, ("hint",), bool, base.hint),
             long_press=self.value(top, ("long_press",), str, base.long_press,
                                   _one_of(LONG_PRESS_ACTIONS)),
             sound=self.value(top, ("sound",), str, base.sound, _one_of(SOUND_SETTINGS)),
-            serial=self.serial(self.subtable(top, ("serial",))) if "serial" in top else None,
-            night=self.night(self.subtable(top, ("night",))) if "night" in top else None,
+            serial=self.serial(self.table(top, ("serial",))) if "serial" in top else None,
+            night=self.night(self.table(top, ("night",))) if "night" in top else None,
             pin_library=self.value(top, ("pin_library",), str, base.pin_library,
                                    _one_of(PIN_LIBRARIES)),
         )
 
-    def subtable(self, parent: Mapping[str, Any], keys: tuple[str, ...]) -> Mapping[str, Any]:
-        table = parent.get(keys[-1], {})
-        if not isinstance(table, dict):
-            name = ".".join(keys)
-            raise self.fail(keys, f"{_toml(table)} is not a table; write a [{name}] section")
-        return table
-
     def players(self, top: Mapping[str, Any]) -> tuple[str, ...]:
-        names = self.value(top, ("players",), list, list(Config().players))
-        if not names or not all(isinstance(n, str) and n.strip() for n in names):
-            raise self.fail(("players",), f"{_toml(names)} is not allowed: "
-                            'a list of non-empty names, e.g. ["Ann", "Ben"]')
-        stripped = tuple(n.strip() for n in names)
-        if len(set(stripped)) != len(stripped):
-            raise self.fail(("players",), f"{_toml(names)} is not allowed: names must differ")
-        return stripped
+        names = self.value(top, ("players",), list, list(Config().players), _names)
+        return tuple(n.strip() for n in names)
 
     def pin_map(self, top: Mapping[str, Any]) -> tuple[str, PinMap]:
         """The pin map's name (a file's path, from this file's folder) and the map itself."""
         name = self.value(top, ("pin_map",), str, Config().pin_map)
         if name.endswith(".toml") or "/" in name:
-            name = str(self.path.parent / self.expand(("pin_map",), name))
+            name = str(self.relative(("pin_map",), name, self.path.parent))
         try:
             return name, load_pin_map(name)
         except WiringError as err:
@@ -295,7 +257,7 @@ class _Reader:
         How the panel is wired (bus, SPI chip select, DC and reset pins) is the pin map's to
         say; ``bus`` may be repeated here, and then it must agree.
         """
-        self.table(table, ("display",), ("type", "bus", *PANEL_KEYS))
+        self.known(table, ("display",), ("type", "bus", *PANEL_KEYS))
         base = OledConfig()
         kind = self.value(table, ("display", "type"), str, base.controller, _one_of(DISPLAY_TYPES))
         wired = pins.display
@@ -322,7 +284,7 @@ class _Reader:
 
     def serial(self, table: Mapping[str, Any]) -> SerialConfig:
         """The [serial] table; the device must provide something, or it is a mistake."""
-        self.table(table, ("serial",), ("port", "baud", "board", "dice"))
+        self.known(table, ("serial",), ("port", "baud", "board", "dice"))
         base = SerialConfig()
         serial = SerialConfig(
             port=self.value(table, ("serial", "port"), str, base.port, _no_blank),
@@ -338,7 +300,7 @@ class _Reader:
 
     def night(self, table: Mapping[str, Any]) -> NightConfig:
         """The [night] table: the table's name must make an id, the broker a URL."""
-        self.table(table, ("night",), ("table", "broker", "credentials", "page", "ca"))
+        self.known(table, ("night",), ("table", "broker", "credentials", "page", "ca"))
         if "table" not in table:
             raise self.fail(("night",), 'the table needs a name; write e.g. table = "Table 2"')
         name = self.value(table, ("night", "table"), str, "Table 2", _table_name)
@@ -351,21 +313,21 @@ class _Reader:
         return NightConfig(
             table=name.strip(),
             broker=self.value(table, ("night", "broker"), str, base.broker, _broker).strip(),
-            credentials=self.path.parent / Path(credentials).expanduser(),
+            credentials=self.relative(("night", "credentials"), credentials, self.path.parent),
             page=self.value(table, ("night", "page"), str, base.page, _web_address).strip(),
-            ca=self.path.parent / Path(ca).expanduser(),
+            ca=self.relative(("night", "ca"), ca, self.path.parent),
             credentials_key=f"{where}: night.credentials",
         )
 
     def game(self, table: Mapping[str, Any], players: tuple[str, ...]) -> GameConfig:
         """The [game] table checked by the game's own rules (the default needs no check)."""
-        self.table(table, ("game",), ("name", "variants"))
+        self.known(table, ("game",), ("name", "variants"))
         name = self.value(table, ("game", "name"), str, GameConfig().name)
         try:
             cls = game_class(name)
         except UnknownGameError as err:
             raise self.fail(("game", "name"), str(err)) from None
-        variants = dict(self.subtable(table, ("game", "variants")))
+        variants = dict(self.table(table, ("game", "variants")))
         for key, value in variants.items():
             if key not in cls.OPTIONS:
                 known = ", ".join(cls.OPTIONS) or "none"
@@ -385,26 +347,15 @@ class _Reader:
         return config.game
 
 
-_KIND_NAMES: dict[type, str] = {
-    str: "a string", int: "an integer", bool: "true or false", list: "a list",
-}
-
-
-def _toml(value: Any) -> str:
-    """A value written the way the file would write it, for messages."""
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
-    return str(value)
-
-
 def _one_of(choices: tuple[str, ...]) -> Callable[[str], str | None]:
     return lambda value: None if value in choices else "allowed " + " | ".join(choices)
+
+
+def _names(value: list[Any]) -> str | None:
+    if not value or not all(isinstance(n, str) and n.strip() for n in value):
+        return 'a list of non-empty names, e.g. ["Ann", "Ben"]'
+    stripped = [n.strip() for n in value]
+    return "names must differ" if len(set(stripped)) != len(stripped) else None
 
 
 def _not_empty(value: str) -> str | None:

@@ -39,7 +39,6 @@ Any step but ``wait`` and ``repeat`` takes ``after = seconds`` in place of ``set
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -52,8 +51,9 @@ from hardware.controls.mock_table import MockTable
 from hardware.errors import WiringError
 from hardware.events import Control, DiceRolled
 from hardware.pins.driver_types import Emit
-from hardware.tomlfile import TomlFileError, expand_home
+from hardware.tomlfile import TomlFileError
 from hardware.tomlfile import load as load_toml
+from hardware.tomlreader import Keys, TomlReader, within
 from hardware.wiring.pinmap import MatrixPins, PinMap, load_pin_map
 
 SETTLE_S = 0.1  # long enough for a button's 20 ms debounce and the matrix's three scans
@@ -199,46 +199,40 @@ def cell_range(matrix: MatrixPins) -> str:
     return f"{matrix.label(0, 0)} to {matrix.label(*last)}"
 
 
-class _Reader:
+class _Reader(TomlReader):
     """Checks the parsed TOML step by step; every problem names the file, step and key."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def fail(self, where: str, key: str, problem: str) -> ScenarioError:
-        place = f"{where}: " if where else ""
-        return ScenarioError(f"{self.path}: {place}{key}: {problem}")
+    def fail(self, keys: Keys, problem: str) -> ScenarioError:
+        """``keys`` is the step (``"step 4.2"``, or "" at the top) and its key."""
+        place = "".join(f"{where}: " for where in keys[:-1] if where)
+        return ScenarioError(f"{self.path}: {place}{keys[-1]}: {problem}")
 
     def scenario(self, data: Mapping[str, Any], default_map: str) -> Scenario:
-        for key in data:
-            if key not in ("title", "pin_map", "settle", "step"):
-                raise self.fail("", key, "unknown key; allowed: title, pin_map, settle, step")
-        title = data.get("title", "")
-        if not isinstance(title, str):
-            raise self.fail("", "title", f"{title!r} is not a string")
-        map_name = data.get("pin_map", default_map)
-        if not isinstance(map_name, str):
-            raise self.fail("", "pin_map", f"{map_name!r} is not a pin map name")
+        self.known(data, (), ("title", "pin_map", "settle", "step"))
+        title = self.value(data, ("title",), str, "", say=lambda value: f"{value!r} is not a "
+                           "string")
+        map_name = self.value(data, ("pin_map",), str, default_map,
+                              say=lambda value: f"{value!r} is not a pin map name")
         if "pin_map" in data and (map_name.endswith(".toml") or "/" in map_name):
-            try:
-                map_name = str(self.path.parent / expand_home(map_name))
-            except TomlFileError as err:
-                raise self.fail("", "pin_map", str(err)) from None
+            map_name = str(self.relative(("pin_map",), map_name, self.path.parent))
         try:
             pin_map = load_pin_map(map_name)
         except WiringError as err:
-            raise self.fail("", "pin_map", str(err)) from None
+            raise self.fail(("pin_map",), str(err)) from None
         settle = self.number(data, "", "settle", SETTLE_S, minimum=0.0)
         steps: list[Step] = []
         self.steps(data.get("step"), "", "step", pin_map, settle, steps)
         if not steps:
-            raise self.fail("", "step", "no steps; add a [[step]] table")
+            raise self.fail(("step",), "no steps; add a [[step]] table")
         at = 0.0
         for step in steps:
             _, at = step.acts(at)
             if at > MAX_TABLE_S:
-                raise self.fail(step.where, step.action, f"the steps up to here take more than "
-                                f"{MAX_TABLE_S / 3600:g} hours of table time; shorten them")
+                raise self.fail((step.where, step.action), f"the steps up to here take more "
+                                f"than {MAX_TABLE_S / 3600:g} hours of table time; shorten them")
         return Scenario(self.path.stem, title, pin_map, map_name, tuple(steps))
 
     def steps(self, raw: Any, prefix: str, key: str, pin_map: PinMap, settle: float,
@@ -246,29 +240,27 @@ class _Reader:
         if raw is None:
             return
         if not isinstance(raw, list) or not all(isinstance(s, dict) for s in raw):
-            raise self.fail(prefix.rstrip("."), key, "write the steps as [[step]] tables")
+            raise self.fail((prefix.rstrip("."), key), "write the steps as [[step]] tables")
         for number, table in enumerate(raw, start=1):
             self.step(table, f"{prefix}{number}", pin_map, settle, out)
 
     def step(self, table: Mapping[str, Any], number: str, pin_map: PinMap, settle: float,
              out: list[Step]) -> None:
         where = f"step {number}"
-        for key in table:
-            if key not in (*ACTIONS, *MODIFIERS):
-                raise self.fail(where, key, "unknown key; a step is one of "
-                                f"{', '.join(ACTIONS)}, with {', '.join(MODIFIERS)}")
+        self.known(table, (where,), (*ACTIONS, *MODIFIERS), say="unknown key; a step is one "
+                   f"of {', '.join(ACTIONS)}, with {', '.join(MODIFIERS)}")
         actions = [key for key in table if key in ACTIONS]
         if not actions:
-            raise self.fail(where, "step", f"no action; give one of {', '.join(ACTIONS)}")
+            raise self.fail((where, "step"), f"no action; give one of {', '.join(ACTIONS)}")
         if len(actions) > 1:
-            raise self.fail(where, actions[1], f"a step does one thing, and this one already "
+            raise self.fail((where, actions[1]), f"a step does one thing, and this one already "
                             f"has {actions[0]}; split it into two steps")
         action = actions[0]
         allowed = {"click": ("seconds", "after"), "hold": ("seconds", "after"),
                    "repeat": ("step",), "wait": ()}.get(action, ("after",))
         for key in MODIFIERS:
             if key in table and key not in allowed:
-                raise self.fail(where, key, f"not used by a {action} step")
+                raise self.fail((where, key), f"not used by a {action} step")
         if action == "repeat":
             self.repeat(table, number, pin_map, settle, out)
             return
@@ -280,80 +272,78 @@ class _Reader:
             step = Step(action, where, control=self.control(value, where, action, pin_map),
                         seconds=seconds if action in ("click", "hold") else 0.0, after=after)
         elif action == "turn":
-            step = Step(action, where, detents=self.detents(value, where, pin_map), after=after)
+            step = Step(action, where, detents=self.detents(table, where, pin_map), after=after)
         elif action in ("place", "lift"):
             step = Step(action, where, cell=self.cell(value, where, action, pin_map),
                         after=after)
         elif action == "dice":
-            step = Step(action, where, dice=self.dice(value, where), after=after)
+            step = Step(action, where, dice=self.dice(table, where), after=after)
         else:
             step = Step(action, where, seconds=self.number(table, where, "wait", 0.0,
                                                            minimum=0.0, strict=True))
         if len(out) >= MAX_STEPS:
-            raise self.fail(where, action, f"more than {MAX_STEPS} steps in all; repeat less")
+            raise self.fail((where, action), f"more than {MAX_STEPS} steps in all; repeat less")
         out.append(step)
 
     def repeat(self, table: Mapping[str, Any], number: str, pin_map: PinMap, settle: float,
                out: list[Step]) -> None:
         where = f"step {number}"
-        count = table["repeat"]
-        if type(count) is not int or not 1 <= count <= MAX_REPEAT:
-            raise self.fail(where, "repeat", f"{count!r} is not a count from 1 to {MAX_REPEAT}")
+        count = self.value(table, (where, "repeat"), int, 1, within(1, MAX_REPEAT, ""),
+                           say=lambda value: f"{value!r} is not a count from 1 to {MAX_REPEAT}")
         if number.count(".") >= MAX_NESTING:
-            raise self.fail(where, "repeat", f"repeats nested more than {MAX_NESTING} deep; "
+            raise self.fail((where, "repeat"), f"repeats nested more than {MAX_NESTING} deep; "
                             "flatten the inner ones")
         if "step" not in table:
-            raise self.fail(where, "step", "nothing to repeat; add [[step.step]] tables")
+            raise self.fail((where, "step"), "nothing to repeat; add [[step.step]] tables")
         block: list[Step] = []
         self.steps(table["step"], f"{number}.", "step", pin_map, settle, block)
         if len(out) + count * len(block) > MAX_STEPS:
-            raise self.fail(where, "repeat", f"more than {MAX_STEPS} steps in all; repeat less")
+            raise self.fail((where, "repeat"), f"more than {MAX_STEPS} steps in all; repeat "
+                            "less")
         for _ in range(count):
             out.extend(block)
 
     def number(self, table: Mapping[str, Any], where: str, key: str, default: float, *,
                minimum: float, strict: bool = False) -> float:
-        if key not in table:
-            return default
-        value = table[key]
-        number = type(value) in (int, float) and math.isfinite(value)
-        if not number or not (value > minimum if strict else value >= minimum) \
-                or value > MAX_SECONDS:
-            word = "more than" if strict else "at least"
-            raise self.fail(where, key, f"{value!r} is not a number of seconds {word} "
-                            f"{minimum:g} and at most {MAX_SECONDS:g}")
-        return float(value)
+        """Seconds from ``minimum`` (excluded when ``strict``) to :data:`MAX_SECONDS`."""
+        word = "more than" if strict else "at least"
+        return self.value(
+            table, (where, key), float, default,
+            lambda value: None if (value > minimum if strict else value >= minimum)
+            and value <= MAX_SECONDS else "",
+            say=lambda value: f"{value!r} is not a number of seconds {word} {minimum:g} and "
+            f"at most {MAX_SECONDS:g}")
 
     def control(self, value: Any, where: str, key: str, pin_map: PinMap) -> Control:
         names = [c.value for c in Control if c is Control.ROLL or c in pin_map.buttons]
         control = next((c for c in Control if c.value == value), None)
         if not isinstance(value, str) or control is None:
-            raise self.fail(where, key, f"{value!r} is not a control; pin map {pin_map.name} "
-                            f"has {', '.join(names)}")
+            raise self.fail((where, key), f"{value!r} is not a control; pin map "
+                            f"{pin_map.name} has {', '.join(names)}")
         if control.value not in names:
-            raise self.fail(where, key, f"pin map {pin_map.name} has no {value} button; it "
+            raise self.fail((where, key), f"pin map {pin_map.name} has no {value} button; it "
                             f"has {', '.join(names)}")
         return control
 
-    def detents(self, value: Any, where: str, pin_map: PinMap) -> int:
+    def detents(self, table: Mapping[str, Any], where: str, pin_map: PinMap) -> int:
         if pin_map.encoder is None:
-            raise self.fail(where, "turn", f"pin map {pin_map.name} has no knob (rotary "
+            raise self.fail((where, "turn"), f"pin map {pin_map.name} has no knob (rotary "
                             "encoder); use click = \"up\" or \"down\"")
-        if type(value) is not int or value == 0 or abs(value) > MAX_DETENTS:
-            raise self.fail(where, "turn", f"{value!r} is not a number of detents from "
-                            f"-{MAX_DETENTS} to {MAX_DETENTS} (e.g. 1, or -2 anticlockwise)")
-        return value
+        return self.value(table, (where, "turn"), int, 0,
+                          lambda value: None if value and abs(value) <= MAX_DETENTS else "",
+                          say=lambda value: f"{value!r} is not a number of detents from "
+                          f"-{MAX_DETENTS} to {MAX_DETENTS} (e.g. 1, or -2 anticlockwise)")
 
     def cell(self, value: Any, where: str, key: str, pin_map: PinMap) -> tuple[int, int]:
         cell = cell_named(pin_map.matrix, value) if isinstance(value, str | int) else None
         if cell is None or isinstance(value, bool):
-            raise self.fail(where, key, f"{value!r} is not a cell of pin map {pin_map.name}'s "
-                            f"board ({cell_range(pin_map.matrix)})")
+            raise self.fail((where, key), f"{value!r} is not a cell of pin map "
+                            f"{pin_map.name}'s board ({cell_range(pin_map.matrix)})")
         return cell
 
-    def dice(self, value: Any, where: str) -> tuple[int, ...]:
-        faces = isinstance(value, list) and all(type(d) is int and 1 <= d <= 6 for d in value)
-        if not faces or not 1 <= len(value) <= MAX_DICE:
-            raise self.fail(where, "dice", f"{value!r} is not a list of 1 to {MAX_DICE} die "
-                            "faces from 1 to 6, e.g. [3, 4]")
-        return tuple(value)
+    def dice(self, table: Mapping[str, Any], where: str) -> tuple[int, ...]:
+        faces = self.value(table, (where, "dice"), list, [], lambda value: None if all(
+            type(d) is int and 1 <= d <= 6 for d in value) and 1 <= len(value) <= MAX_DICE
+            else "", say=lambda value: f"{value!r} is not a list of 1 to {MAX_DICE} die faces "
+            "from 1 to 6, e.g. [3, 4]")
+        return tuple(faces)

@@ -12,17 +12,18 @@ names the map, the pin and both of its uses.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from hardware.board.matrix import DEBOUNCE_S, MAX_SIZE, cell_name, column_letter
 from hardware.errors import WiringError
 from hardware.events import Control
 from hardware.tomlfile import TomlFileError
 from hardware.tomlfile import load as load_toml
+from hardware.tomlreader import Keys, TomlReader, within
 
 DEFAULT_MAP = "pi40"
 GPIO_RANGE = range(28)
@@ -48,6 +49,7 @@ OLED_GROUND_PIN = 9
 BUZZER_GROUND_PIN = 14
 BUZZER_KINDS = ("passive", "active")  # a piezo disc played with tones, or a self-driven one
 SWITCH_GROUND_PIN = 39  # the common of every button and of the encoder
+T = TypeVar("T")
 
 
 def physical_pin(gpio: int) -> int:
@@ -208,51 +210,55 @@ def load_pin_map(name_or_path: str) -> PinMap:
 def parse_pin_map(data: Mapping[str, Any], name: str) -> PinMap:
     """Check and type one map's TOML data (its base already merged in)."""
     reader = _Reader(name)
-    reader.keys(data, "", {"base", "title", "dice", "controls", "holds", "matrix", "display",
-                           "sound"})
-    dice = reader.table(data, "dice", {"button"})
-    controls = reader.table(data, "controls", {"encoder", *CONTROL_KEYS})
-    holds = reader.table(data, "holds", {"pins"}, required=False)
-    matrix = reader.table(data, "matrix", {"layout", "rows", "columns", "settle_ms"})
-    display = reader.table(data, "display", {"bus", "chip_select", "dc", "reset"})
-    sound = reader.table(data, "sound", {"buzzer", "kind"}, required=False)
-    encoder = reader.pins(controls, "controls.encoder", 2, 2) if "encoder" in controls else None
-    buttons = {control: reader.pin(controls, f"controls.{key}")
+    reader.known(data, (), {"base", "title", "dice", "controls", "holds", "matrix", "display",
+                            "sound"})
+    dice = reader.table(data, ("dice",), {"button"}, required=True)
+    controls = reader.table(data, ("controls",), {"encoder", *CONTROL_KEYS}, required=True)
+    holds = reader.table(data, ("holds",), {"pins"})
+    matrix = reader.table(data, ("matrix",), {"layout", "rows", "columns", "settle_ms"},
+                          required=True)
+    display = reader.table(data, ("display",), {"bus", "chip_select", "dc", "reset"},
+                           required=True)
+    sound = reader.table(data, ("sound",), {"buzzer", "kind"})
+    encoder = reader.pins(controls, ("controls", "encoder"), 2, 2) if "encoder" in controls \
+        else None
+    buttons = {control: reader.pin(controls, ("controls", key))
                for key, control in CONTROL_KEYS.items() if key in controls}
     steering = encoder or {Control.UP, Control.DOWN} <= buttons.keys()
     if Control.SELECT not in buttons or not steering:
         raise WiringError(f"pin map {name}: [controls] needs select, and either encoder = "
                           "[A, B] or both up and down")
-    hold_pins = reader.pins(holds, "holds.pins", 0, len(HOLDS)) if "pins" in holds else ()
+    hold_pins = reader.pins(holds, ("holds", "pins"), 0, len(HOLDS)) if "pins" in holds else ()
     buttons.update(zip(HOLDS, hold_pins, strict=False))
-    layout = reader.choice(matrix, "matrix.layout", LAYOUTS, "grid")
-    rows = reader.pins(matrix, "matrix.rows", 1, MAX_SIZE)
-    cols = reader.pins(matrix, "matrix.columns", 1, MAX_SIZE)
+    layout = reader.choice(matrix, ("matrix", "layout"), LAYOUTS, "grid")
+    rows = reader.pins(matrix, ("matrix", "rows"), 1, MAX_SIZE)
+    cols = reader.pins(matrix, ("matrix", "columns"), 1, MAX_SIZE)
     if layout == "track" and len(rows) * len(cols) != TRACK_BOXES:
         raise WiringError(f"pin map {name}: a track has {TRACK_BOXES} boxes, so rows x columns "
                           f"must be {TRACK_BOXES} (e.g. 3 x 4), not {len(rows)} x {len(cols)}")
-    settle_ms = matrix.get("settle_ms", round(DEBOUNCE_S * 1000))
-    if (not isinstance(settle_ms, int) or isinstance(settle_ms, bool)
-            or not SETTLE_MS_RANGE[0] <= settle_ms <= SETTLE_MS_RANGE[1]):
-        raise WiringError(f"pin map {name}: matrix.settle_ms is how long a reed switch must "
-                          f"read the same before it counts: a whole number of milliseconds "
-                          f"from {SETTLE_MS_RANGE[0]} to {SETTLE_MS_RANGE[1]}, not {settle_ms!r}")
-    bus = reader.choice(display, "display.bus", ("i2c", "spi"), "i2c")
+    low, high = SETTLE_MS_RANGE
+    settle_ms = reader.value(
+        matrix, ("matrix", "settle_ms"), int, round(DEBOUNCE_S * 1000), within(low, high, ""),
+        say=lambda value: "matrix.settle_ms is how long a reed switch must read the same "
+        f"before it counts: a whole number of milliseconds from {low} to {high}, not {value!r}")
+    bus = reader.choice(display, ("display", "bus"), ("i2c", "spi"), "i2c")
     if bus == "spi":
-        wiring = DisplayPins("spi", reader.choice(display, "display.chip_select", (0, 1), 0),
-                             reader.pin(display, "display.dc"),
-                             reader.pin(display, "display.reset"))
+        wiring = DisplayPins("spi", reader.choice(display, ("display", "chip_select"), (0, 1), 0),
+                             reader.pin(display, ("display", "dc")),
+                             reader.pin(display, ("display", "reset")))
     elif display.keys() - {"bus"}:
         raise WiringError(f"pin map {name}: chip_select, dc and reset are for bus = \"spi\"; "
                           "an I2C display uses GPIO2 and GPIO3 only")
     else:
         wiring = DisplayPins()
-    buzzer = reader.pin(sound, "sound.buzzer") if "buzzer" in sound else None
-    kind = reader.choice(sound, "sound.kind", BUZZER_KINDS, "passive")
-    return PinMap(name, reader.text(data, "title"), reader.pin(dice, "dice.button"), buttons,
+    buzzer = reader.pin(sound, ("sound", "buzzer")) if "buzzer" in sound else None
+    kind = reader.choice(sound, ("sound", "kind"), BUZZER_KINDS, "passive")
+    title = reader.value(data, ("title",), str, "", lambda text: None if text.strip() else "",
+                         required=True, say=lambda value: "title must be a short description, "
+                         f"not {value!r}")
+    return PinMap(name, title, reader.pin(dice, ("dice", "button")), buttons,
                   None if encoder is None else (encoder[0], encoder[1]),
-                  MatrixPins(rows, cols, str(layout), settle_ms / 1000), wiring, buzzer,
-                  str(kind))
+                  MatrixPins(rows, cols, layout, settle_ms / 1000), wiring, buzzer, kind)
 
 
 def _read_with_bases(name: str, chain: list[str]) -> dict[str, Any]:
@@ -288,58 +294,43 @@ def _locate(name: str, chain: list[str]) -> Path:
     return Path(str(shipped))
 
 
-class _Reader:
-    """Typed reads from TOML data whose errors name the map and the key."""
+class _Reader(TomlReader):
+    """Typed reads from a map's TOML data; each problem names the map and the key."""
+
+    sort_unknown = True
 
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def fail(self, message: str) -> WiringError:
-        return WiringError(f"pin map {self.name}: {message}")
+    def fail(self, keys: Keys, problem: str) -> WiringError:
+        return WiringError(f"pin map {self.name}: {problem}")
 
-    def keys(self, table: Mapping[str, Any], where: str, allowed: set[str]) -> None:
-        unknown = sorted(table.keys() - allowed)
-        if unknown:
-            place = f"[{where}] " if where else ""
-            raise self.fail(f"{place}has no key {unknown[0]!r}; allowed: "
-                            + ", ".join(sorted(allowed)))
+    def unknown(self, keys: Keys, key: str, allowed: Collection[str]) -> str:
+        place = f"[{'.'.join(keys)}] " if keys else ""
+        return f"{place}has no key {key!r}; allowed: " + ", ".join(sorted(allowed))
 
-    def table(self, data: Mapping[str, Any], key: str, allowed: set[str],
-              required: bool = True) -> Mapping[str, Any]:
-        value = data.get(key, None if required else {})
-        if not isinstance(value, dict):
-            raise self.fail(f"a [{key}] table is needed" if value is None
-                            else f"{key} must be a table, not {value!r}")
-        self.keys(value, key, allowed)
-        return value
+    def not_table(self, keys: Keys, value: Any) -> str:
+        key = ".".join(keys)
+        return f"a [{key}] table is needed" if value is None \
+            else f"{key} must be a table, not {value!r}"
 
-    def text(self, data: Mapping[str, Any], key: str) -> str:
-        value = data.get(key)
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(f"{key} must be a short description, not {value!r}")
-        return value
+    def pin(self, table: Mapping[str, Any], keys: Keys) -> int:
+        return self.value(table, keys, int, 0, required=True, say=lambda value: (
+            f"{'.'.join(keys)} must be a GPIO (BCM) number such as 17, not {value!r}"))
 
-    def pin(self, table: Mapping[str, Any], dotted: str) -> int:
-        value = table.get(dotted.rsplit(".", 1)[-1])
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise self.fail(f"{dotted} must be a GPIO (BCM) number such as 17, not {value!r}")
-        return value
-
-    def pins(self, table: Mapping[str, Any], dotted: str, least: int, most: int) \
+    def pins(self, table: Mapping[str, Any], keys: Keys, least: int, most: int) \
             -> tuple[int, ...]:
-        key = dotted.rsplit(".", 1)[-1]
-        value = table.get(key)
-        if not isinstance(value, list):
-            raise self.fail(f"{dotted} must be a list of GPIO numbers, not {value!r}")
+        dotted = ".".join(keys)
+        value = self.value(table, keys, list, [], required=True, say=lambda value: (
+            f"{dotted} must be a list of GPIO numbers, not {value!r}"))
         if not least <= len(value) <= most:
             count = f"{least}" if least == most else f"{least} to {most}"
-            raise self.fail(f"{dotted} needs {count} pins, not {len(value)}")
-        return tuple(self.pin({key: item}, dotted) for item in value)
+            raise self.fail(keys, f"{dotted} needs {count} pins, not {len(value)}")
+        return tuple(self.pin({keys[-1]: item}, keys) for item in value)
 
-    def choice(self, table: Mapping[str, Any], dotted: str, allowed: tuple[Any, ...],
-               default: Any) -> Any:
-        value = table.get(dotted.rsplit(".", 1)[-1], default)
-        if value not in allowed or isinstance(value, bool):
-            raise self.fail(f"{dotted} cannot be {value!r}; allowed: "
-                            + " | ".join(repr(a) for a in allowed))
-        return value
+    def choice(self, table: Mapping[str, Any], keys: Keys, allowed: tuple[T, ...],
+               default: T) -> T:
+        return self.value(table, keys, type(default), default,
+                          lambda value: None if value in allowed else "",
+                          say=lambda value: f"{'.'.join(keys)} cannot be {value!r}; allowed: "
+                          + " | ".join(repr(a) for a in allowed))
