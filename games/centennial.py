@@ -196,6 +196,8 @@ class Centennial(GameState[CentennialAction]):
     SUMMARY = "three dice carry a marker 1 to 12 and back; others may claim what the roller misses"
     MIN_PLAYERS = 2
     MAX_PLAYERS = 8
+    THROW_SHOWN = True
+    NO_MOVE_TOLD = False
     OPTIONS = {
         "mode": Option(
             "auto",

@@ -109,6 +109,8 @@ class CenterPoint(GameState[Move]):
     SUMMARY = "race four markers round the circles and through the bypasses to the centre"
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
+    THROW_SHOWN = False
+    NO_MOVE_TOLD = True
     OPTIONS = {
         "six_enters": Option(False, "a 6 may be used as a 1 to enter a marker",
                              label="A 6 enters too"),

@@ -204,6 +204,13 @@ class GameState(ABC, Generic[A]):
     MIN_PLAYERS: ClassVar[int]
     MAX_PLAYERS: ClassVar[int]
     OPTIONS: ClassVar[Mapping[str, Option]] = {}
+    # facts the table reads: every game says each (no default, so none is left out unawares)
+    THROW_SHOWN: ClassVar[bool]
+    """The position shows the last throw itself (who threw, the dice, where it took a
+    marker), so a notice of the throw would only hide it."""
+    NO_MOVE_TOLD: ClassVar[bool]
+    """A throw is followed by a move from the legal actions, so a throw that passes the
+    turn by itself had none, which the position after it would not tell."""
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup

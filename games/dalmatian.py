@@ -97,6 +97,8 @@ class Dalmatian(GameState[Action]):
     SUMMARY = "match five dice to a total of two; most dice after 12 rounds wins"
     MIN_PLAYERS = 2
     MAX_PLAYERS = 6
+    THROW_SHOWN = False
+    NO_MOVE_TOLD = False
     OPTIONS = {
         "dice_in_several_groups": Option(
             False, "a die may count in several groups (variation 1)",

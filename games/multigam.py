@@ -269,6 +269,8 @@ class MultiGam(GameState[Play]):
     SUMMARY = "four players race five checkers from the bar past each other's primes and off"
     MIN_PLAYERS = PLAYERS
     MAX_PLAYERS = PLAYERS
+    THROW_SHOWN = False
+    NO_MOVE_TOLD = True
     OPTIONS = {
         "dice_rule": Option(DICE_RULES[0], "how much of a roll must be played: as many dice as "
                             "possible then the larger, as many as possible, or any",

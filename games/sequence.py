@@ -187,6 +187,8 @@ class SequenceDice(GameState[ChipMove]):
     SUMMARY = "cover the numbers you roll; first to five (or six) chips in a line wins"
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
+    THROW_SHOWN = False
+    NO_MOVE_TOLD = True
     OPTIONS = {
         "sequence_length": Option(5, "chips in a line to win (6 is advised for two sides)",
                                   (5, 6), label="Chips in a line"),

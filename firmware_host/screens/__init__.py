@@ -3,19 +3,17 @@
 The referee decides what to show and hands over a view (:mod:`firmware_host.views`);
 :func:`render` draws it and returns a frame for any :class:`hardware.display.protocol.Display`.
 Rendering does no I/O and depends on nothing but the view, so the same view always gives
-the same pixels (the golden-image tests rely on it). Each game has its own module here,
-found by the game's ``NAME``; a game without one gets the plain screen of
-:mod:`firmware_host.screens.plain`.
+the same pixels (the golden-image tests rely on it). Each game's kit
+(:mod:`firmware_host.kits`) names the module here that draws it.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import import_module
 from types import ModuleType
 
 from PIL import Image
 
+from firmware_host.kits import kit_for
 from firmware_host.screens.banner import BODY_TOP
 from firmware_host.screens.boardfix import draw_board_fix
 from firmware_host.screens.canvas import Canvas
@@ -34,18 +32,10 @@ from firmware_host.views import (
     View,
 )
 
-GAME_SCREENS = ("centennial", "sequence", "centerpoint", "dalmatian", "multigam")
-"""Games with a screen module of their own in this package (module name = game NAME)."""
 
-
-@cache
 def game_screen(name: str) -> ModuleType:
-    """The module that draws game ``name``; it offers ``draw(canvas, view)``."""
-    module = name if name in GAME_SCREENS else "plain"
-    try:
-        return import_module(f"{__name__}.{module}")
-    except ModuleNotFoundError:
-        return import_module(f"{__name__}.plain")
+    """The module that draws game ``name``, as its kit says; it offers ``draw(canvas, view)``."""
+    return kit_for(name).screen_module()
 
 
 def render(view: View) -> Image.Image:

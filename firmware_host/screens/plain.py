@@ -1,6 +1,6 @@
-"""Any game without a screen of its own: whose turn, the choices, the scores.
+"""A game's screen before it has one of its own: whose turn, the choices, the scores.
 
-Keeps a newly registered game playable before its own screen exists.
+A new game's kit may name this module until the game's own screen exists.
 """
 
 from __future__ import annotations

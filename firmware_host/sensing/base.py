@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from games.core import GameState
 from games.errors import GameError
@@ -74,6 +74,12 @@ class Recogniser(ABC):
         self._readings: set[Square] = set()  # what the sensors report
         self._board: set[Square] = set()  # the same, ignored squares as the game has them
         self.ignored: set[Square] = set()
+
+    @classmethod
+    def on_matrix(cls, columns: int) -> Self:
+        """A recogniser for a matrix of ``columns`` columns (the pin map's
+        ``len(matrix.cols)``), which only a track's numbering needs."""
+        return cls()
 
     @property
     def board(self) -> frozenset[Square]:

@@ -19,7 +19,7 @@ game (``seen``) and words its fixes as moves from there.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from firmware_host.sensing.base import Outcome, Recogniser, Square
 from games.centennial import HOME, TARGETS, Centennial, Claim, Stop, label
@@ -51,6 +51,10 @@ class CentennialRecogniser(Recogniser):
         self._lifted: set[int] = set()  # boxes emptied by markers that may move now (two
         # claimants may each hold theirs at once)
         self._held: int | None = None  # a box such a marker went to, awaiting the controls
+
+    @classmethod
+    def on_matrix(cls, columns: int) -> Self:
+        return cls(columns)
 
     # -- geometry -------------------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from PIL import Image
 import firmware_host.screens as screens_package
 import games
 from firmware_host.dice_layout import DiceLayout
+from firmware_host.kits import KitError
 from firmware_host.screens import game_screen, render
 from firmware_host.screens.choices import page_of
 from firmware_host.screens.dalmatian import hint_line
@@ -82,8 +83,9 @@ def test_every_registered_game_has_a_screen() -> None:
         assert hasattr(game_screen(name), "draw")
 
 
-def test_a_game_without_a_screen_of_its_own_gets_the_plain_one() -> None:
-    assert game_screen("no-such-game").__name__.endswith(".plain")
+def test_a_game_without_a_kit_gets_no_plainer_screen() -> None:
+    with pytest.raises(KitError, match=r"^game 'no-such-game' has no kit"):
+        game_screen("no-such-game")
 
 
 def test_page_holds_the_cursor() -> None:

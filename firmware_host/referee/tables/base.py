@@ -165,9 +165,9 @@ class GameTable:
         threw = f"{game.name(thrower)} threw {'-'.join(map(str, dice))}"
         if before.deciding:
             return None if _deciding(game) else f"{threw}: {game.name(now)} starts"
-        if now == thrower or not isinstance(game.history[-1], Roll) or game.NAME in THROW_SHOWN:
+        if now == thrower or not isinstance(game.history[-1], Roll) or game.THROW_SHOWN:
             return None
-        return f"{threw}{': no move' if game.NAME in NO_MOVE_TOLD else ''}; " \
+        return f"{threw}{': no move' if game.NO_MOVE_TOLD else ''}; " \
             f"{game.name(now)}'s turn"
 
     def hold(self, place: int) -> None:
@@ -215,15 +215,6 @@ class GameTable:
     def _dice_shown(self) -> dict[str, Any]:
         """What a game's view shows of the dice beyond the position (nothing here)."""
         return {}
-
-
-THROW_SHOWN = frozenset({"centennial"})
-"""Games whose screen shows the last throw itself (who threw, the dice, where the marker
-went): a notice would only hide the board."""
-
-NO_MOVE_TOLD = frozenset({"centerpoint", "multigam", "sequence"})
-"""Games whose throw is followed by a move from the list: a throw that passes the turn by
-itself had none, which the screen after it would not tell."""
 
 
 @dataclass(frozen=True)
