@@ -10,6 +10,7 @@ and luma's exceptions into these.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -70,6 +71,18 @@ def _node_and_group(text: str) -> tuple[str, str]:
     return "/dev/gpiochip0", "gpio"
 
 
+def _library(module: str, *names: str) -> tuple[type[BaseException], ...]:
+    """The exception classes ``names`` of ``module``, for ``isinstance``; none while the module
+    is not loaded, as no exception of it can then have been raised (so nothing is imported
+    here: the library may be absent, and importing ``hardware`` stays cheap)."""
+    loaded = sys.modules.get(module)
+    return tuple(getattr(loaded, name) for name in names) if loaded is not None else ()
+
+
+GPIOZERO = "gpiozero.exc"
+LUMA = "luma.core.error"
+
+
 def translate(exc: BaseException, device: str, pins: Sequence[int] = ()) -> HardwareError | None:
     """The :class:`HardwareError` that explains ``exc`` raised while building ``device``.
 
@@ -77,36 +90,37 @@ def translate(exc: BaseException, device: str, pins: Sequence[int] = ()) -> Hard
     """
     if isinstance(exc, HardwareError):
         return exc
-    kind = type(exc).__name__
-    from_library = type(exc).__module__.split(".")[0]
     text = str(exc)
     where = f"{device} on {_pins_text(pins)}" if pins else device
-    if kind == "BadPinFactory":
+    if isinstance(exc, _library(GPIOZERO, "BadPinFactory")):
         return NoPinFactoryError(f"{where}: no pin library could be loaded; {NO_FACTORY_FIX}")
-    if kind == "GPIOPinInUse":
+    if isinstance(exc, _library(GPIOZERO, "GPIOPinInUse")):
         pin = re.search(r"pin (\S+) is already in use", text)
         name = pin.group(1) if pin else _pins_text(pins)
         return PinInUseError(
             f"{where}: {name} is already used by another part; give each part its own pin "
             "in the pin map (table-companion wiring shows them)")
-    if kind in ("PinInvalidPin", "PinFixedPull", "PinInvalidFunction", "PinPWMUnsupported"):
+    if isinstance(exc, _library(GPIOZERO, "PinInvalidPin", "PinFixedPull", "PinInvalidFunction",
+                                "PinPWMUnsupported")):
         return BadPinError(f"{where}: {text}; choose another pin in the pin map")
-    if from_library == "lgpio" and "busy" in text.lower():
+    # lgpio may be absent: its errors are known by their module, and told apart by text
+    if type(exc).__module__.split(".")[0] == "lgpio" and "busy" in text.lower():
         return PinInUseError(
             f"{where}: the pin is held by another program; stop that program (gpioinfo "
             "lists the pins in use and who holds them)")
-    if (kind == "DevicePermissionError" or isinstance(exc, PermissionError)
+    if (isinstance(exc, (PermissionError, *_library(LUMA, "DevicePermissionError")))
             or "/dev/mem" in text or "can not open gpiochip" in text):
         node, group = _node_and_group(text)
         return HardwarePermissionError(
             f"{where}: no permission to use {node}; add the user to group {group}: "
             f"sudo usermod -aG {group} $USER (then log in again)")
-    if kind == "DeviceNotFoundError" and "address" in text:
+    not_found = _library(LUMA, "DeviceNotFoundError")
+    if isinstance(exc, not_found) and "address" in text:
         address = text.rsplit(" ", 1)[-1]
         return DeviceMissingError(
             f"{where}: nothing answers at I2C address {address}; check the wiring and the "
             "address (i2cdetect -y 1 lists what answers)")
-    if kind == "DeviceNotFoundError" or isinstance(exc, FileNotFoundError):
+    if isinstance(exc, (FileNotFoundError, *not_found)):
         node, group = _node_and_group(text)
         return DeviceMissingError(
             f"{where}: {node} not found; enable {group.upper()} with sudo raspi-config "

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from gpiozero import DigitalInputDevice
 from gpiozero.exc import BadPinFactory, GPIOPinInUse, PinInvalidPin
@@ -20,6 +24,7 @@ from hardware.errors import (
 )
 from hardware.pins.factory import mock_factory
 
+ROOT = Path(__file__).resolve().parents[2]
 GPIO_FIX = "add the user to group gpio: sudo usermod -aG gpio $USER (then log in again)"
 
 
@@ -79,6 +84,26 @@ def test_bus_errors_name_the_device_and_the_fix(raised: Exception, kind: type[Ha
     error = translate(raised, "OLED")
     assert type(error) is kind
     assert str(error) == message
+
+
+def test_library_errors_are_known_by_their_class_not_their_name() -> None:
+    class GPIOPinInUse(Exception):  # named as gpiozero's, to be told apart from it
+        pass
+
+    class DeviceNotFoundError(Exception):  # likewise luma's
+        pass
+
+    assert translate(GPIOPinInUse("pin GPIO17 is already in use"), "dice button", [17]) is None
+    assert translate(DeviceNotFoundError("I2C device not found on address: 0x3C"), "OLED") is None
+
+
+def test_translating_imports_no_library() -> None:
+    code = ("import sys\nfrom hardware.errors import translate\n"
+            "assert translate(OSError('x'), 'OLED') is None\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('gpiozero', 'luma', 'lgpio'))))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout == "[]\n"
 
 
 def test_each_error_is_also_a_builtin() -> None:
