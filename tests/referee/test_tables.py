@@ -1,4 +1,4 @@
-"""Each game at the table: chosen by the game's name, its choices values that travel to the
+"""Each game at the table: the one its kit names, its choices values that travel to the
 screen and back, kept only while the position stands; Dalmatian's row, holds and rerolls."""
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def played(*actions: Any) -> list[tuple[Any, ...]]:
     return [actions]
 
 
-def test_the_table_is_chosen_by_the_games_name() -> None:
+def test_the_table_is_the_one_the_games_kit_names() -> None:
     assert type(table_for(new_game("dalmatian", 2))) is DalmatianTable
     for name in ("centennial", "sequence", "centerpoint", "multigam"):
         assert type(table_for(new_game(name, game_class(name).MIN_PLAYERS))) is GameTable

@@ -3,7 +3,7 @@ says beside the position, and how a throw of the dice becomes the game's actions
 
 :class:`GameTable` serves every game played with the controls and the dice as the rules
 see them; a game whose table works otherwise (Dalmatian's row of dice and hold buttons) has
-a subclass of its own in this package, found by the game's name.
+a subclass of its own in this package; the game's kit (:mod:`firmware_host.kits`) names it.
 """
 
 from __future__ import annotations
