@@ -5,10 +5,10 @@ Dalmatian does (five dice a throw, and the opening's and the total's throws of t
 three), so its page shows a faces test and two totals tests per table. Over many nights of
 fair dice, the share of pages that flag anything is the page's false alarm: judged one
 test at a time (as the page did) it is about one in five; judged together
-(:func:`firmware_host.league.fairness.judge_page`) it must stay within one in twenty. The
+(:func:`firmware_host.hub.league.fairness.judge_page`) it must stay within one in twenty. The
 same nights with one table's dice showing six twice as often as each other face (every die,
 or one die in five) say how often that table is caught, beside what the page says it could
-have seen (:func:`firmware_host.league.fairness.could_see`).
+have seen (:func:`firmware_host.hub.league.fairness.could_see`).
 
     python bench/dice_alarms.py              # 1,000 nights
     python bench/dice_alarms.py --smoke      # 40 nights, seconds: the test suite runs this
@@ -25,7 +25,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from firmware_host.league.fairness import (
+from firmware_host.hub.league.fairness import (
     LEVEL,
     counted,
     judge_page,

@@ -56,9 +56,9 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 from smoke import SMOKE, sized
 
+from firmware_host.hub.store import Store
 from firmware_host.night import topics
 from firmware_host.night.broker import HUB_USER, LocalBroker, free_port
-from firmware_host.night.store import Store
 
 TARGET_P99_MS = 500
 TARGET_HUB_RSS_MB = 60

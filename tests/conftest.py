@@ -16,6 +16,9 @@ from hypothesis import settings
 
 os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
 
+# a real broker, hub, tables and browser for the night's tests (tests/night/, tests/hub/)
+pytest_plugins = ("night_fixtures",)
+
 # Property tests judge what the code does, not how fast a shared machine runs it: hypothesis's
 # per-example deadline failed examples that merely waited for a busy core.
 settings.register_profile("table-companion", deadline=None)

@@ -7,10 +7,10 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from firmware_host.night.broadcast import Broadcast
-from firmware_host.night.server import NightServer
-from firmware_host.night.site import Site
-from firmware_host.night.store import Store
+from firmware_host.hub.broadcast import Broadcast
+from firmware_host.hub.server import NightServer
+from firmware_host.hub.site import Site
+from firmware_host.hub.store import Store
 
 
 @contextmanager

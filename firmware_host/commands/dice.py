@@ -1,6 +1,6 @@
 """``table-companion dice``: were the night's dice fair? Every throw of the finished games of
 the latest night (``--night DATE``, ``--all``) against a fair die, with
-:mod:`firmware_host.league.fairness`'s chi-square test and its careful words, one table
+:mod:`firmware_host.hub.league.fairness`'s chi-square test and its careful words, one table
 (journal) and one source of dice at a time: a loaded physical die typed in must not hide
 behind the button roller's fair ones, nor one table's behind another's.
 
@@ -29,8 +29,7 @@ from typing import Any
 
 from firmware_host.commands import Subparsers, add_command, add_journal_options, journal_to_read
 from firmware_host.commands.export import add_night_options, of_night, read_games
-from firmware_host.journal import SOURCES, UNKNOWN_SOURCE, Throw
-from firmware_host.league.fairness import (
+from firmware_host.hub.league.fairness import (
     SOURCE_WORDS,
     Verdict,
     could_see,
@@ -39,6 +38,7 @@ from firmware_host.league.fairness import (
     judge_page,
     page_verdict,
 )
+from firmware_host.journal import SOURCES, UNKNOWN_SOURCE, Throw
 from games.core import DIE_FACES
 from games.words import count
 

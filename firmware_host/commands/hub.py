@@ -18,20 +18,20 @@ from urllib.parse import urlsplit
 
 from firmware_host.commands import Subparsers, add_command
 from firmware_host.errors import UsageError
-from firmware_host.league.roster import RosterFile
-from firmware_host.league.shares import closed_before
+from firmware_host.hub.broadcast import Broadcast
+from firmware_host.hub.league.roster import RosterFile
+from firmware_host.hub.league.shares import closed_before
+from firmware_host.hub.listener import Listener
+from firmware_host.hub.server import NightServer
+from firmware_host.hub.site import Site
+from firmware_host.hub.store import Store
+from firmware_host.hub.tonight import local_now
+from firmware_host.hub.watch import Watch
 from firmware_host.night import topics
-from firmware_host.night.broadcast import Broadcast
 from firmware_host.night.credentials import read_secret
-from firmware_host.night.hub import Listener
 from firmware_host.night.mqtt import Link
 from firmware_host.night.notify import notify
-from firmware_host.night.server import NightServer
 from firmware_host.night.signals import StopFlag
-from firmware_host.night.site import Site
-from firmware_host.night.store import Store
-from firmware_host.night.tonight import local_now
-from firmware_host.night.watch import Watch
 
 KEEPALIVE_S = 10
 DB_NAME = "night.sqlite3"

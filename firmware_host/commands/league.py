@@ -20,7 +20,7 @@ from pathlib import Path
 from firmware_host.commands import Subparsers, add_command
 from firmware_host.commands.hub import default_db, night_date
 from firmware_host.errors import UsageError
-from firmware_host.night.store import remove_games
+from firmware_host.hub.store import remove_games
 from firmware_host.night.topics import table_id
 
 INSTALLED_DB = Path("/var/lib/table-companion-hub/night.sqlite3")  # install.sh --hub's

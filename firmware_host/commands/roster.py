@@ -24,8 +24,8 @@ from pathlib import Path
 from firmware_host.commands import Subparsers, add_command, output_file
 from firmware_host.commands.hub import ROSTER, default_db
 from firmware_host.errors import UsageError
-from firmware_host.league.roster import Roster, RosterError, read
-from firmware_host.night.store import stored_games
+from firmware_host.hub.league.roster import Roster, RosterError, read
+from firmware_host.hub.store import stored_games
 from firmware_host.night.topics import Game
 
 

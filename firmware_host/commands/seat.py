@@ -1,7 +1,7 @@
 """``table-companion seat FILE``: propose the next round's seating from a small TOML file.
 
 With ``--hub URL|FILE`` the night's past rounds (who played whom in each finished game) and
-the players' ratings come from the hub (:mod:`firmware_host.league.met`), added to what the
+the players' ratings come from the hub (:mod:`firmware_host.hub.league.met`), added to what the
 file says.
 """
 
@@ -21,14 +21,14 @@ from typing import Any
 from firmware_host.commands import Subparsers, add_command, add_json_flag
 from firmware_host.commands.hub import ROSTER
 from firmware_host.errors import UsageError
-from firmware_host.league import met
-from firmware_host.league.ratings import TARGET
-from firmware_host.league.roster import RosterError
-from firmware_host.league.roster import read as read_roster
+from firmware_host.hub.league import met
+from firmware_host.hub.league.ratings import TARGET
+from firmware_host.hub.league.roster import RosterError
+from firmware_host.hub.league.roster import read as read_roster
+from firmware_host.hub.tonight import local_now
 from firmware_host.night import topics
 from firmware_host.night.credentials import read_secret
 from firmware_host.night.mqtt import NotSent, send_once
-from firmware_host.night.tonight import local_now
 from firmware_host.night.topics import SeatedTable, Seating, seating_payload
 from firmware_host.seating import Night, Proposal, Table, propose
 from hardware.tomlfile import TomlFileError

@@ -1,2 +1,3 @@
-"""Game night across tables: a publisher beside each table's journal, a hub that keeps the
-night from the broker and serves it to phones. ``topics`` is the contract between them."""
+"""Game night, the table's side and the wire: ``topics`` is the contract between a table and
+the hub, ``publisher`` and ``follow`` send a table's journal to the broker, ``mqtt`` and
+``broker`` speak to it. The hub that keeps the night is :mod:`firmware_host.hub`."""

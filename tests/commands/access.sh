@@ -26,11 +26,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from firmware_host.league.roster import RosterFile
-from firmware_host.night.broadcast import Broadcast
-from firmware_host.night.hub import Listener
+from firmware_host.hub.broadcast import Broadcast
+from firmware_host.hub.league.roster import RosterFile
+from firmware_host.hub.listener import Listener
+from firmware_host.hub.store import Store
 from firmware_host.night.mqtt import Link
-from firmware_host.night.store import Store
 from firmware_host.night.topics import parse_broker
 
 logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s", stream=sys.stdout)

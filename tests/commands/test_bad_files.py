@@ -16,8 +16,8 @@ import pytest
 from firmware_host.commands.seat import read_night
 from firmware_host.config import ConfigError, load
 from firmware_host.errors import UsageError
-from firmware_host.league.roster import Roster
-from firmware_host.league.roster import read as read_roster
+from firmware_host.hub.league.roster import Roster
+from firmware_host.hub.league.roster import read as read_roster
 from firmware_host.sim import scenario as scenarios
 from firmware_host.sim.scenario import ScenarioError
 from hardware.tomlfile import MAX_BYTES, TomlFileError, read_text

@@ -14,10 +14,10 @@ from journal_helpers import CET, FakeClock, new_game, play, register_highdie
 
 from firmware_host import config
 from firmware_host.cli import main
+from firmware_host.hub import page
+from firmware_host.hub.store import Store
 from firmware_host.journal import Journal
-from firmware_host.night import page
 from firmware_host.night.follow import snapshot
-from firmware_host.night.store import Store
 
 
 @pytest.fixture(autouse=True)

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from journal_helpers import FakeClock, HighDie, new_game, play, register_highdie
 
+from firmware_host.hub.store import Change, Store
 from firmware_host.journal import Journal, JournalError
 from firmware_host.night import topics
 from firmware_host.night.follow import snapshot
-from firmware_host.night.store import Change, Store
 from firmware_host.night.topics import Cleared, Status
 
 TABLE, NAME = "table-2", "Table 2"

@@ -35,10 +35,11 @@ from night_parts import (
     until,
 )
 
+from firmware_host.hub import tv
+from firmware_host.hub.server import TALLY_S, Tally
+from firmware_host.hub.store import Store
 from firmware_host.journal import night_of
-from firmware_host.night import topics, tv
-from firmware_host.night.server import TALLY_S, Tally
-from firmware_host.night.store import Store
+from firmware_host.night import topics
 
 LIVE = topics.Live("table-2", "Table 2", "Dalmatian", ("Mallory", "Eve"), "Mallory", "roll",
                    (6, 6), (999, 0), "roll 6-6", 3, (), "2026-11-24T20:00:00+00:00")
@@ -287,10 +288,10 @@ def test_nothing_a_message_holds_raises_past_the_handler(
     that fails; each is counted, and the next good message is taken."""
     import paho.mqtt.client as paho
 
-    from firmware_host.night.hub import Listener
+    from firmware_host.hub.listener import Listener
+    from firmware_host.hub.server import Broadcast
+    from firmware_host.hub.store import Store
     from firmware_host.night.mqtt import Link
-    from firmware_host.night.server import Broadcast
-    from firmware_host.night.store import Store
 
     link = Link(topics.parse_broker("mqtt://127.0.0.1:1"), HUB_USER, "x", keepalive=2,
                 log=logging.getLogger("test.link"))

@@ -39,13 +39,13 @@ from night_parts import (
     until,
 )
 
+from firmware_host.hub.listener import Listener
+from firmware_host.hub.server import Broadcast
+from firmware_host.hub.store import Store
+from firmware_host.hub.watch import Watch
 from firmware_host.night import topics
 from firmware_host.night.broker import free_port
-from firmware_host.night.hub import Listener
 from firmware_host.night.mqtt import Link
-from firmware_host.night.server import Broadcast
-from firmware_host.night.store import Store
-from firmware_host.night.watch import Watch
 
 BANNER_WITHIN_S = 10.0
 # The unit's WatchdogSec=30 against its 10 s keep-alive, at the tests' keep-alive; a broker
@@ -349,7 +349,7 @@ def test_refusals_are_all_counted_and_logged_at_most_ten_lines_a_minute(
     store = Store.open(tmp_path / "night.sqlite3")
     listener = Listener(store, link, Broadcast())
     now = [1000.0]
-    monkeypatch.setattr("firmware_host.night.hub.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("firmware_host.hub.listener.time.monotonic", lambda: now[0])
     with caplog.at_level(logging.WARNING, "table_companion.hub"):
         for n in range(500):
             listener.reject("tc/table-1/live", f"bad {n}")

@@ -17,11 +17,12 @@ from jsonschema import Draft202012Validator
 from schema_helpers import check, check_message, problems, schema
 
 from firmware_host.cli import main
+from firmware_host.hub import page
+from firmware_host.hub.store import Store
+from firmware_host.hub.tonight import dated
 from firmware_host.journal import Journal
-from firmware_host.night import page, topics
+from firmware_host.night import topics
 from firmware_host.night.follow import snapshot
-from firmware_host.night.store import Store
-from firmware_host.night.tonight import dated
 from games.dalmatian import Dalmatian
 
 NOW = datetime(2026, 11, 21, 23, 0, tzinfo=CET)

@@ -13,8 +13,8 @@ import pytest
 from hub_helpers import serving
 from seat_helpers import seat
 
-from firmware_host.league.ratings import TARGET
-from firmware_host.night.store import Store
+from firmware_host.hub.league.ratings import TARGET
+from firmware_host.hub.store import Store
 from firmware_host.night.topics import Game, Live, Player
 
 NIGHT = "2026-11-24"

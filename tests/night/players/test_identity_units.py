@@ -13,13 +13,13 @@ import pytest
 from schema_helpers import check_message
 
 from firmware_host import next_round
+from firmware_host.hub.league.bgstats import play
+from firmware_host.hub.league.league import build
+from firmware_host.hub.league.roster import Person, Roster
+from firmware_host.hub.store import Store
 from firmware_host.journal import Journal
-from firmware_host.league.bgstats import play
-from firmware_host.league.league import build
-from firmware_host.league.roster import Person, Roster
 from firmware_host.night import topics
 from firmware_host.night.publisher import Publisher
-from firmware_host.night.store import Store
 from firmware_host.night.topics import BadMessage, Listed, NightRoster
 from firmware_host.players import Player, read_roster, roster_beside
 
