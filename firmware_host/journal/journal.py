@@ -662,14 +662,15 @@ class Journal:
 
     # -- the record -----------------------------------------------------------------------
 
-    def finished_games(self, night: date | None = None) -> list[PlayedGame]:
-        """Finished games in the order played, all of them or those of one night.
+    def finished_games(self, night: date | None = None, after: int = 0) -> list[PlayedGame]:
+        """Finished games in the order played, all of them or those of one night, numbered
+        above ``after``.
 
         Each is checked against its hashes first; a damaged one is left out and reported
         in :attr:`problems`."""
         with sqlite_errors(self.path):
-            rows = self._db.execute(f"SELECT {GAME_COLUMNS}, seal FROM games "
-                                    "WHERE outcome = 'finished' ORDER BY id").fetchall()
+            rows = self._db.execute(f"SELECT {GAME_COLUMNS}, seal FROM games WHERE outcome = "
+                                    "'finished' AND id > ? ORDER BY id", (after,)).fetchall()
         played = []
         for *columns, seal in rows:
             try:
@@ -690,6 +691,14 @@ class Journal:
             played.append(PlayedGame(game.id, game.setup["game"], game.setup["options"],
                                      game.started, game.ended, players))
         return played
+
+    def seals(self, after: int = 0) -> list[tuple[int, str | None]]:
+        """The finished games numbered above ``after``, each with its seal (the hash over its
+        last action and results), in order, unchecked: a reader that kept what it read of
+        them learns from these alone which games are new or changed since."""
+        with sqlite_errors(self.path):
+            return self._db.execute("SELECT id, seal FROM games WHERE outcome = 'finished' "
+                                    "AND id > ? ORDER BY id", (after,)).fetchall()
 
     def recent_players(self, games: int = RECENT_GAMES) -> list[tuple[Player, ...]]:
         """The players of the latest ``games`` games (finished, abandoned or being played),

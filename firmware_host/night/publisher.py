@@ -31,7 +31,7 @@ import paho.mqtt.client as paho
 from firmware_host import next_round
 from firmware_host.journal import Journal
 from firmware_host.night import topics
-from firmware_host.night.follow import Snapshot, WorkedOut, snapshot
+from firmware_host.night.follow import Snapshot, Tonight, record_beside, snapshot
 from firmware_host.night.mqtt import Link
 from firmware_host.night.signals import Stopping
 from firmware_host.players import Player, read_roster, roster_beside, write_roster
@@ -54,7 +54,8 @@ class Publisher:
         self.name = name
         self.clock = clock
         self.sent: dict[str, bytes] = {}
-        self.worked = WorkedOut()  # the finished games' luck and throws, worked out once
+        # the night's finished games, read once and kept beside the journal for a restart
+        self.tonight = Tonight(record_beside(journal.path))
         self._resend = threading.Event()
         self._resend.set()  # the link may have connected before there was a journal
         self.next_round = next_round.beside(journal.path)
@@ -120,7 +121,7 @@ class Publisher:
                 if now != version:
                     version = now
                     if not self.publish(snapshot(self.journal, self.table, self.name,
-                                                 self.clock(), self.worked)):
+                                                 self.clock(), self.tonight)):
                         version = None  # not everything went out: look again next time
                 if time.monotonic() - beat >= self.link.keepalive / 2:
                     beat = time.monotonic()
@@ -133,8 +134,8 @@ class Publisher:
         send failed."""
         online = topics.ONLINE.encode()
         ok = self._send(topics.status_topic(self.table), online, online)
-        current = {topics.game_topic(self.table, game.id): topics.game_payload(game)
-                   for game in snap.games}
+        current = {topics.game_topic(self.table, game.id): payload
+                   for game, payload in zip(snap.games, snap.payloads, strict=True)}
         for topic, payload in current.items():
             ok &= self._send(topic, payload, payload)
         live = topics.live_payload(snap.live)

@@ -6,17 +6,22 @@ the hub's store takes the messages in any order, twice, late or taken back.
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from journal_helpers import FakeClock, HighDie, new_game, play, register_highdie
 
 from firmware_host.hub.store import Change, Store
 from firmware_host.journal import Journal, JournalError
-from firmware_host.night import topics
-from firmware_host.night.follow import snapshot
+from firmware_host.night import follow, topics
+from firmware_host.night.follow import Snapshot, Tonight, record_beside, snapshot
 from firmware_host.night.topics import Cleared, Status
+from games.core import Phase
 
 TABLE, NAME = "table-2", "Table 2"
 
@@ -154,3 +159,94 @@ def test_the_store_keeps_the_seating_until_the_host_takes_it_down(tmp_path: Path
     store = Store.open(path)
     assert store.night().seating == topics.NO_SEATING
     store.close()
+
+
+class Followed:
+    """A referee's journal and a publisher's reader of it, stepped by a test: games won,
+    taken back and won again, nights passing (and the clock set back), and the publisher
+    restarted or its record torn."""
+
+    def __init__(self, folder: Path) -> None:
+        self.clock = FakeClock()
+        self.path = folder / "journal.sqlite3"
+        self.writer = Journal.open(self.path, self.clock)
+        self.reader = Journal.open_reader(self.path)
+        self.record = record_beside(self.path)
+        self.tonight = Tonight(self.record)
+        self.game: HighDie | None = None
+
+    def step(self, what: str) -> None:
+        game = self.game
+        if what == "win" and (game is None or game.is_over):
+            self.game = won_game(self.writer)
+        elif what == "start" and (game is None or game.is_over):
+            self.game = new_game()
+            self.writer.start(self.game)
+            play(self.writer, self.game, "roll 3")
+        elif what == "undo" and game is not None and game.history:
+            self.writer.undo(game)
+        elif what == "bank" and game is not None and game.phase is Phase.MOVE:
+            play(self.writer, game, "bank")
+        elif what == "roll" and game is not None and game.phase is Phase.ROLL:
+            play(self.writer, game, "roll 6")
+        elif what in ("night", "back"):
+            self.clock.now += timedelta(days=1 if what == "night" else -1)
+        elif what == "restart":
+            self.tonight = Tonight(self.record)
+        elif what == "tear" and self.record.path.exists():
+            self.record.path.write_bytes(self.record.path.read_bytes()[:300])
+
+    def published(self) -> Snapshot:
+        return snapshot(self.reader, TABLE, NAME, self.clock.now, self.tonight)
+
+    def whole(self) -> Snapshot:
+        """What a snapshot read whole from the journal is now."""
+        return snapshot(self.reader, TABLE, NAME, self.clock.now)
+
+    def both(self) -> tuple[Snapshot, Snapshot]:
+        """The publisher's snapshot, and one read whole."""
+        self.clock()
+        return self.published(), self.whole()
+
+
+STEPS = ("win", "start", "undo", "bank", "roll", "night", "back", "restart", "tear")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(STEPS), max_size=40))
+def test_the_publisher_reading_only_what_changed_sends_what_a_whole_read_does(
+        steps: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        table = Followed(Path(folder))
+        for step in ["win", *steps]:
+            table.step(step)
+            kept, whole = table.both()
+            assert kept == whole, step
+
+
+def test_a_restarted_publisher_reads_only_the_games_since_its_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = Followed(tmp_path)
+    for step in ("win", "win", "start"):
+        table.step(step)
+    before, _ = table.both()
+    worked: list[int] = []
+    real = follow.worked_out
+    monkeypatch.setattr(follow, "worked_out", lambda game, *rest: (worked.append(game.id),
+                                                                    real(game, *rest))[1])
+    table.step("restart")
+    table.step("bank")
+    table.step("roll")
+    table.step("bank")  # game 3 won
+    after = table.published()
+    assert worked == [3] and [g.id for g in after.games] == [1, 2, 3]
+    assert after == table.whole() and after.payloads[:2] == before.payloads[:2]
+    table.step("tear")  # a torn record: the night is read whole, once
+    table.step("restart")
+    del worked[:]
+    assert table.published() == after and worked == [1, 2, 3]
+    table.record.path.write_bytes(b"not a record")
+    table.step("restart")
+    assert table.published() == after and worked == [1, 2, 3] * 2
+    table.step("restart")  # the record was written anew
+    assert table.published() == after and worked == [1, 2, 3] * 2
