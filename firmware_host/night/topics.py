@@ -19,9 +19,11 @@ the host clears it; and :data:`ROSTER`, the night's players with their ids (JSON
 read by every table's publisher, so a table offers the night's names and a name picked
 there carries its id back in the game's message.
 
-Payloads are small JSON objects with a version number. :func:`parse` checks a message from
-the wire and returns a typed value or raises :class:`BadMessage`, so the hub never trusts a
-field it has not checked.
+Payloads are small JSON objects with a version number. Each record is declared once, as a
+dataclass whose fields carry their limits (:mod:`firmware_host.records`); its encoder, its
+check and its JSON Schema (``docs/schema/``, made by :mod:`firmware_host.night.schema`) all
+come from that declaration. :func:`parse` checks a message from the wire and returns a typed value
+or raises :class:`BadMessage`, so the hub never trusts a field it has not checked.
 """
 
 from __future__ import annotations
@@ -29,13 +31,16 @@ from __future__ import annotations
 import base64
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from hashlib import blake2b
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
+from firmware_host import records
 from firmware_host.players import ID as PLAYER_ID
+from firmware_host.records import Int, Items, Pattern, R, Refused, Rule, Text, rule
 from firmware_host.seating import table_label
 from games.dalmatian_luck import line
 
@@ -134,24 +139,78 @@ class Status:
     online: bool
 
 
+# Characters no name needs that can hide or disguise text: controls, lone surrogates (they
+# cannot be written back as UTF-8), line breaks of Unicode, and the bidirectional embeddings,
+# overrides and isolates that turn the text after them around
+HIDDEN = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_HIDING = re.compile(f"[{HIDDEN}\ud800-\udfff]")
+
+
+def _is_time(text: str) -> bool:
+    """Whether ``text`` is an ISO 8601 time with its UTC offset."""
+    try:
+        return datetime.fromisoformat(text).tzinfo is not None
+    except ValueError:
+        return False
+
+
+def _is_date(text: str) -> bool:
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+TEXT = Text(_HIDING, MAX_NAME, ref="text")
+NAME = Text(_HIDING, MAX_NAME, empty=False, ref="name")
+TIME = Text(_HIDING, 40, then=(_is_time, "{key} must be a time with its UTC offset"),
+            ref="time")
+DATE = Text(_HIDING, MAX_NAME, then=(_is_date, "{key} must be a date"), ref="date")
+TABLE_ID = Pattern(_ID, "{key} must be a table's id", ref="tableId")
+ROSTER_ID = Pattern(PLAYER_ID, "a player's id is 1 to 40 lower-case letters, digits and '-' "
+                    "inside", ref="playerId")
+GAME_ID = Int(1, MAX_GAME_ID, ref="gameId")
+SCORE = Int(-SCORE_LIMIT, SCORE_LIMIT, ref="score")
+SEAT = Int(0, MAX_ITEMS)
+PLACE = Int(1, MAX_ITEMS)
+
+
 @dataclass(frozen=True)
 class Live:
     """The game at a table now; ``game`` is '' when none is being played."""
 
-    table: str
-    name: str  # the table's own name, "Table 2"
-    game: str
-    players: tuple[str, ...]
-    turn: str  # whose turn, '' when over or idle
-    phase: str
-    dice: tuple[int, ...]
-    scores: tuple[int, ...]
-    last: str  # the last action in the game's notation
-    moves: int
-    finished: tuple[int, ...]  # every game id this table has published as finished
-    at: str  # when the table committed the state (ISO 8601 with offset)
+    SCHEMA: ClassVar[str] = "liveState"
+    ABOUT: ClassVar[str] = (
+        "The fields of a table's live state. phase: idle (no game), roll (dice are due), "
+        "move, over (between games the card shows how the last one ended). dice: the throw "
+        "of the player whose turn it is, while it is still theirs to play. last: the last "
+        "action in the game's notation. detail (optional, from version 1 publishers that send "
+        "it): where the game stands beyond whose turn, e.g. Dalmatian's round and starting "
+        "total.")
+
+    CHECK_FIRST: ClassVar[tuple[str, ...]] = ("players", "turn", "phase")
+
+    table: str = rule(TABLE_ID, wire=False)
+    name: str = rule(NAME)  # the table's own name, "Table 2"
+    game: str = rule(TEXT)
+    players: tuple[str, ...] = rule(Items(NAME, MAX_ITEMS))
+    turn: str = rule(TEXT)  # whose turn, '' when over or idle
+    phase: str = rule(Text(_HIDING, MAX_NAME, choices=PHASES))
+    dice: tuple[int, ...] = rule(Items(Int(1, 6), MAX_ITEMS))
+    scores: tuple[int, ...] = rule(Items(SCORE, MAX_ITEMS))
+    last: str = rule(Text(_HIDING, MAX_LAST, ref="text", extra={"maxLength": MAX_LAST}))
+    moves: int = rule(Int(0, 10**6))
+    finished: tuple[int, ...] = rule(Items(GAME_ID, MAX_GAMES))  # every game id published
+    at: str = rule(TIME)  # when the table committed the state (ISO 8601 with offset)
     # where the game stands beyond whose turn: Dalmatian's "round 3 of 12 · target 7"
-    detail: str = ""
+    detail: str = rule(TEXT, "", optional=True)
+
+    @staticmethod
+    def checked(values: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+        if values["turn"] and values["turn"] not in values["players"]:
+            raise Refused("turn must be one of the players, or empty")
+        return values
 
 
 @dataclass(frozen=True)
@@ -159,11 +218,11 @@ class Player:
     """A player of a finished game; ``id`` is the roster's id when the table chose the
     name from the night's roster ('' otherwise: the hub matches the name)."""
 
-    seat: int
-    name: str
-    score: int
-    place: int
-    id: str = ""
+    seat: int = rule(SEAT)
+    name: str = rule(NAME)
+    score: int = rule(SCORE)
+    place: int = rule(PLACE)
+    id: str = rule(replace(ROSTER_ID, empty=True), "", optional=True)
 
 
 @dataclass(frozen=True)
@@ -173,9 +232,16 @@ class Luck:
     choices were worth on average, ``decisions`` the expected points those choices gave away
     against the best ones (:mod:`games.dalmatian_luck`)."""
 
-    seat: int
-    luck: int
-    decisions: int
+    SCHEMA: ClassVar[str] = "luck"
+    ABOUT: ClassVar[str] = (
+        "A player's luck and decisions in a finished game of Dalmatian (one per player; "
+        "absent from an MQTT message, empty at the hub, for other games), in hundredths of a "
+        "point: luck is the score less what the player's choices were worth on average, "
+        "decisions the expected points those choices gave away against the best ones.")
+
+    seat: int = rule(SEAT)
+    luck: int = rule(Int(-SCORE_LIMIT, SCORE_LIMIT))
+    decisions: int = rule(Int(0, SCORE_LIMIT))
 
     def line(self, name: str) -> str:
         """``Ann: +3.10 luck, -0.40 decisions``, as ``table-companion luck`` says it."""
@@ -196,6 +262,31 @@ class Thrown:
         return f"{self.seat}:{self.source}:{'-'.join(map(str, self.dice))}"
 
 
+THROW_SOURCES = ("button", "manual", "serial", "unknown")  # the journal's, and unknown
+_THROW = re.compile(rf"([0-9]{{1,2}}):({'|'.join(THROW_SOURCES)}):([1-6](?:-[1-6]){{0,15}})")
+THROWS_WHY = ("throws must be texts 'seat:source:dice' of the game's seats, sources "
+              f"{', '.join(THROW_SOURCES)} and dice 1 to 6")
+
+
+@dataclass(frozen=True)
+class ThrowText(Rule):
+    """A :class:`Thrown` as its text on the wire."""
+
+    ref: str = "throwText"
+
+    def check(self, value: Any, key: str) -> Thrown:
+        match = _THROW.fullmatch(value) if type(value) is str else None
+        if match is None:
+            raise Refused(THROWS_WHY)
+        return Thrown(int(match[1]), match[2], tuple(map(int, match[3].split("-"))))
+
+    def encode(self, value: Any) -> str:
+        return str(value)
+
+    def definition(self) -> dict[str, Any]:
+        return {"type": "string", "pattern": f"^{_THROW.pattern}$"}
+
+
 @dataclass(frozen=True)
 class Game:
     """A finished game; ``table`` + ``id`` identify it across the night. ``luck`` is one
@@ -203,17 +294,40 @@ class Game:
     which the hub does not get), none otherwise; ``throws`` are every throw of the game in
     order (none from a table that sends none, or when they would not fit a message)."""
 
-    table: str
-    name: str
-    id: int
-    game: str
-    started: str
-    ended: str
-    night: str
-    players: tuple[Player, ...]
-    luck: tuple[Luck, ...] = ()
-    throws: tuple[Thrown, ...] = ()
-    starter: int | None = None  # the seat that started (won the opening), when known
+    SCHEMA: ClassVar[str] = "gameResult"
+    ABOUT: ClassVar[str] = (
+        "The fields of a finished game; the table's id and the game's id identify it. night: "
+        "the evening the game belongs to (it turns at 06:00). starter: the seat that started "
+        "the game (won its opening), absent when the table could not tell.")
+
+    CHECK_FIRST: ClassVar[tuple[str, ...]] = ("players", "night", "started", "ended")
+
+    table: str = rule(TABLE_ID, wire=False)
+    name: str = rule(NAME)
+    id: int = rule(GAME_ID)
+    game: str = rule(NAME)
+    started: str = rule(TIME)
+    ended: str = rule(TIME)
+    night: str = rule(DATE)
+    players: tuple[Player, ...] = rule(Items(Player, MAX_ITEMS, least=1,
+                                             few="a finished game has players"))
+    luck: tuple[Luck, ...] = rule(Items(Luck, MAX_ITEMS), (), optional=True)
+    throws: tuple[Thrown, ...] = rule(Items(ThrowText(), MAX_THROWS), (), optional=True)
+    # the seat that started (won the opening), when known
+    starter: int | None = rule(SEAT, None, optional=True)
+
+    @staticmethod
+    def checked(values: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+        if moment(values["ended"]) < moment(values["started"]):
+            raise Refused("a game ends after it starts")
+        seats = sorted(player.seat for player in values["players"])
+        if "luck" in data and sorted(x.seat for x in values["luck"]) != seats:
+            raise Refused("luck must have one entry for each player's seat")
+        if any(throw.seat not in seats for throw in values["throws"]):
+            raise Refused(THROWS_WHY)
+        if values["starter"] is not None and values["starter"] not in seats:
+            raise Refused("starter must be one of the game's seats")
+        return values
 
 
 @dataclass(frozen=True)
@@ -227,12 +341,31 @@ class Cleared:
 @dataclass(frozen=True)
 class SeatedTable:
     """One table of the next round: its name as the host wrote it ("3"), its game's title,
-    the players in seat order and, in a team game, the teams."""
+    the players in seat order and, in a team game, the teams (on the wire each seat's team
+    number, [] for no teams)."""
 
-    name: str
-    game: str
-    players: tuple[str, ...]
-    teams: tuple[tuple[str, ...], ...] = ()
+    name: str = rule(NAME)
+    game: str = rule(NAME)
+    players: tuple[str, ...] = rule(Items(NAME, MAX_ITEMS))
+    teams: tuple[tuple[str, ...], ...] = rule(Items(Int(0, MAX_ITEMS), MAX_ITEMS), ())
+
+    @staticmethod
+    def checked(values: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+        players, sides = values["players"], values["teams"]
+        twice = next((p for i, p in enumerate(players) if p in players[:i]), None)
+        if twice is not None:
+            raise Refused(f"the seating names {twice} twice at table {values['name']}")
+        if sides and len(sides) != len(players):
+            raise Refused("teams must give each player's team, or be empty")
+        teams = tuple(tuple(p for p, s in zip(players, sides, strict=True) if s == side)
+                      for side in sorted(set(sides)))
+        return {**values, "teams": teams}
+
+    def wired(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The message's teams: each seat's team number."""
+        sides = [next(n for n, team in enumerate(self.teams) if p in team)
+                 for p in self.players] if self.teams else []
+        return {**data, "teams": sides}
 
     def is_table(self, wanted: str) -> bool:
         """Whether this is the table whose id is ``wanted``: by its name ("Table 3") or its
@@ -254,8 +387,15 @@ class SeatedTable:
 class Seating:
     """The next round's seating (no tables: the host cleared it)."""
 
-    tables: tuple[SeatedTable, ...]
-    at: str = ""  # when the host proposed it
+    tables: tuple[SeatedTable, ...] = rule(Items(SeatedTable, MAX_TABLES))
+    at: str = rule(TIME, "")  # when the host proposed it
+
+    @staticmethod
+    def checked(values: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+        seated = [p for t in values["tables"] for p in t.players]
+        if len(set(seated)) != len(seated):
+            raise Refused("a player sits at two tables")
+        return values
 
     def at_table(self, wanted: str) -> SeatedTable | None:
         """The table whose id is ``wanted``, if anyone sits there next round."""
@@ -269,15 +409,26 @@ NO_SEATING = Seating(())
 class Listed:
     """A player of the night's roster: the id the hub knows them by, the name it shows."""
 
-    id: str
-    name: str
+    id: str = rule(ROSTER_ID)
+    name: str = rule(NAME)
 
 
 @dataclass(frozen=True)
 class NightRoster:
     """The night's roster as the hub publishes it (no players: it has none)."""
 
-    players: tuple[Listed, ...]
+    players: tuple[Listed, ...] = rule(Items(Listed, MAX_ROSTER))
+
+    @staticmethod
+    def checked(values: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+        ids: set[str] = set()
+        names: set[str] = set()
+        for player in values["players"]:
+            if player.id in ids or player.name.casefold() in names:
+                raise Refused(f"the roster names {player.name} ({player.id}) twice")
+            ids.add(player.id)
+            names.add(player.name.casefold())
+        return values
 
 
 Message = Status | Live | Game | Cleared | Seating | NightRoster
@@ -289,26 +440,16 @@ def encode(value: dict[str, Any]) -> bytes:
 
 
 def live_payload(live: Live) -> bytes:
-    return encode({
-        "name": live.name, "game": live.game, "players": list(live.players),
-        "turn": live.turn, "phase": live.phase, "dice": list(live.dice),
-        "scores": list(live.scores), "last": live.last, "moves": live.moves,
-        "finished": list(live.finished), "at": live.at,
-        **({"detail": live.detail} if live.detail else {}),
-    })
+    return encode(records.encode(live))
 
 
 def seating_payload(seating: Seating) -> bytes:
     """The seating as JSON; a team game's teams as each seat's team number."""
-    return encode({"at": seating.at, "tables": [
-        {"name": t.name, "game": t.game, "players": list(t.players),
-         "teams": [next(n for n, team in enumerate(t.teams) if p in team) for p in t.players]
-         if t.teams else []}
-        for t in seating.tables]})
+    return encode(records.encode(seating))
 
 
 def roster_payload(roster: NightRoster) -> bytes:
-    return encode({"players": [{"id": p.id, "name": p.name} for p in roster.players]})
+    return encode(records.encode(roster))
 
 
 def fit_roster(roster: NightRoster) -> NightRoster:
@@ -320,32 +461,25 @@ def fit_roster(roster: NightRoster) -> NightRoster:
 
 
 def game_payload(game: Game) -> bytes:
-    return encode({
-        "name": game.name, "id": game.id, "game": game.game, "started": game.started,
-        "ended": game.ended, "night": game.night,
-        "players": [{"seat": p.seat, "name": p.name, "score": p.score, "place": p.place,
-                     **({"id": p.id} if p.id else {})}
-                    for p in game.players],
-        **({"luck": [{"seat": x.seat, "luck": x.luck, "decisions": x.decisions}
-                     for x in game.luck]} if game.luck else {}),
-        **({"throws": [str(throw) for throw in game.throws]} if game.throws else {}),
-        **({"starter": game.starter} if game.starter is not None else {}),
-    })
+    return encode(records.encode(game))
 
 
 def parse(topic: str, payload: bytes) -> Message:
     """The checked message on ``topic``; BadMessage names what breaks the contract.
 
     Nothing else is raised, whatever ``payload`` holds: its size, nesting and numbers are
-    bounded before the JSON parser sees it, and every field is checked for its type, length,
-    characters and range before it reaches a typed message.
+    bounded before the JSON parser sees it, and every field is checked by its record's rules
+    (:mod:`firmware_host.records`) for its type, length, characters and range before it
+    reaches a typed message.
     """
     if len(payload) > MAX_PAYLOAD:
         raise BadMessage(f"{len(payload)} bytes, more than {MAX_PAYLOAD}")
     if topic == ROSTER:
-        return _roster(_object(payload, 3, 2 + MAX_ROSTER)) if payload else NightRoster(())
+        return _decode(NightRoster, _object(payload, 3, 2 + MAX_ROSTER)) if payload \
+            else NightRoster(())
     if topic == SEATING:
-        return _seating(_object(payload, 4, 2 + 3 * MAX_TABLES)) if payload else NO_SEATING
+        return _decode(Seating, _object(payload, 4, 2 + 3 * MAX_TABLES)) if payload \
+            else NO_SEATING
     parts = topic.split("/")
     if len(parts) < 3 or parts[0] != ROOT or not _ID.fullmatch(parts[1]):
         raise BadMessage("not a table's topic")
@@ -357,23 +491,25 @@ def parse(topic: str, payload: bytes) -> Message:
     if len(kind) == 2 and kind[0] == "game" and re.fullmatch(r"[1-9]\d{0,8}", kind[1]):
         if not payload:
             return Cleared(table, int(kind[1]))
-        game = _game(table, _object(payload))
+        game = _decode(Game, _object(payload), table=table)
         if game.id != int(kind[1]):
             raise BadMessage("the game's id differs from its topic's")
         return game
     if kind == ["live"]:
-        return _live(table, _object(payload))
+        return _decode(Live, _object(payload), table=table)
     raise BadMessage("unknown topic")
+
+
+def _decode(cls: type[R], data: dict[str, Any], **given: Any) -> R:
+    try:
+        return records.decode(cls, data, **given)
+    except Refused as err:
+        raise BadMessage(str(err)) from None
 
 
 _STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 _LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
-# Characters no name needs that can hide or disguise text: controls, lone surrogates (they
-# cannot be written back as UTF-8), line breaks of Unicode, and the bidirectional embeddings,
-# overrides and isolates that turn the text after them around
-_HIDING = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e"
-                     "\u2066-\u2069]")
 
 
 def _object(payload: bytes, depth: int = MAX_DEPTH,
@@ -410,190 +546,6 @@ def _depth(bare: str) -> int:
 
 def _no_fraction(text: str) -> Any:
     raise BadMessage(f"numbers must be whole, not {text[:20]}")
-
-
-def _get(data: dict[str, Any], key: str, kind: type, most: int = MAX_ITEMS) -> Any:
-    value = data.get(key)
-    if type(value) is not kind:
-        raise BadMessage(f"{key} must be a {kind.__name__}")
-    if isinstance(value, list) and len(value) > most:
-        raise BadMessage(f"{key} has more than {most} items")
-    return value
-
-
-def _text(value: Any, key: str, most: int = MAX_NAME, empty: bool = True) -> str:
-    """``value`` if it is a text a person could have typed, of at most ``most`` characters."""
-    if type(value) is not str:
-        raise BadMessage(f"{key} must be a str")
-    if len(value) > most or (not empty and not value) or _HIDING.search(value):
-        raise BadMessage(f"{key} must be a name of {'' if empty else '1 to '}{most} "
-                         "printable characters at most")
-    return value
-
-
-def _name(data: dict[str, Any], key: str, most: int = MAX_NAME) -> str:
-    return _text(data.get(key), key, most)
-
-
-def _ints(data: dict[str, Any], key: str, low: int, high: int,
-          most: int = MAX_ITEMS) -> tuple[int, ...]:
-    values = _get(data, key, list, most)
-    if not all(type(v) is int and low <= v <= high for v in values):
-        raise BadMessage(f"{key} must be numbers from {low} to {high}")
-    return tuple(values)
-
-
-def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
-    value = data.get(key)
-    if type(value) is not int or not low <= value <= high:
-        raise BadMessage(f"{key} must be a number from {low} to {high}")
-    return value
-
-
-def _live(table: str, data: dict[str, Any]) -> Live:
-    players = tuple(_text(p, "players", empty=False) for p in _get(data, "players", list))
-    turn = _name(data, "turn")
-    if turn and turn not in players:
-        raise BadMessage("turn must be one of the players, or empty")
-    phase = _name(data, "phase")
-    if phase not in PHASES:
-        raise BadMessage(f"phase must be one of {', '.join(PHASES)}")
-    return Live(table, _text(data.get("name"), "name", empty=False), _name(data, "game"),
-                players, turn, phase, _ints(data, "dice", 1, 6),
-                _ints(data, "scores", -SCORE_LIMIT, SCORE_LIMIT), _name(data, "last", MAX_LAST),
-                _int(data, "moves", 0, 10**6), _ints(data, "finished", 1, MAX_GAME_ID, MAX_GAMES),
-                _time(data, "at"), _name(data, "detail") if "detail" in data else "")
-
-
-def _game(table: str, data: dict[str, Any]) -> Game:
-    players = []
-    for item in _get(data, "players", list):
-        if not isinstance(item, dict):
-            raise BadMessage("players must be objects")
-        players.append(Player(_int(item, "seat", 0, MAX_ITEMS),
-                              _text(item.get("name"), "name", empty=False),
-                              _int(item, "score", -SCORE_LIMIT, SCORE_LIMIT),
-                              _int(item, "place", 1, MAX_ITEMS),
-                              _player_id(item.get("id", ""), empty=True)))
-    if not players:
-        raise BadMessage("a finished game has players")
-    night = _name(data, "night")
-    try:
-        date.fromisoformat(night)
-    except ValueError:
-        raise BadMessage("night must be a date") from None
-    started, ended = _time(data, "started"), _time(data, "ended")
-    if moment(ended) < moment(started):
-        raise BadMessage("a game ends after it starts")
-    return Game(table, _text(data.get("name"), "name", empty=False),
-                _int(data, "id", 1, MAX_GAME_ID), _text(data.get("game"), "game", empty=False),
-                started, ended, night, tuple(players), _luck(data, players),
-                _throws(data, players), _starter(data, players))
-
-
-def _starter(data: dict[str, Any], players: list[Player]) -> int | None:
-    """The optional ``starter``: the seat of the player who started, one of the game's."""
-    if "starter" not in data:
-        return None
-    seat = _int(data, "starter", 0, MAX_ITEMS)
-    if seat not in {player.seat for player in players}:
-        raise BadMessage("starter must be one of the game's seats")
-    return seat
-
-
-THROW_SOURCES = ("button", "manual", "serial", "unknown")  # the journal's, and unknown
-_THROW = re.compile(rf"(\d{{1,2}}):({'|'.join(THROW_SOURCES)}):([1-6](?:-[1-6]){{0,15}})")
-
-
-def _throws(data: dict[str, Any], players: list[Player]) -> tuple[Thrown, ...]:
-    """The optional ``throws`` list: ``seat:source:dice`` texts, each seat one of the
-    game's."""
-    if "throws" not in data:
-        return ()
-    seats = {player.seat for player in players}
-    found = []
-    for text in _get(data, "throws", list, MAX_THROWS):
-        match = _THROW.fullmatch(text) if type(text) is str else None
-        if match is None or int(match[1]) not in seats:
-            raise BadMessage("throws must be texts 'seat:source:dice' of the game's seats, "
-                             f"sources {', '.join(THROW_SOURCES)} and dice 1 to 6")
-        found.append(Thrown(int(match[1]), match[2], tuple(map(int, match[3].split("-")))))
-    return tuple(found)
-
-
-def _luck(data: dict[str, Any], players: list[Player]) -> tuple[Luck, ...]:
-    """The optional ``luck`` list: one object per player, each seat one of the game's."""
-    if "luck" not in data:
-        return ()
-    found = []
-    for item in _get(data, "luck", list):
-        if not isinstance(item, dict):
-            raise BadMessage("luck must be objects")
-        found.append(Luck(_int(item, "seat", 0, MAX_ITEMS),
-                          _int(item, "luck", -SCORE_LIMIT, SCORE_LIMIT),
-                          _int(item, "decisions", 0, SCORE_LIMIT)))
-    if sorted(x.seat for x in found) != sorted(p.seat for p in players):
-        raise BadMessage("luck must have one entry for each player's seat")
-    return tuple(found)
-
-
-def _player_id(value: Any, empty: bool = False) -> str:
-    """A roster id: 1 to 40 lower-case letters, digits and '-' inside ('' if ``empty``)."""
-    if type(value) is not str or not (PLAYER_ID.fullmatch(value) or (empty and not value)):
-        raise BadMessage("a player's id is 1 to 40 lower-case letters, digits and '-' inside")
-    return value
-
-
-def _roster(data: dict[str, Any]) -> NightRoster:
-    players = []
-    for item in _get(data, "players", list, MAX_ROSTER):
-        if not isinstance(item, dict):
-            raise BadMessage("players must be objects")
-        players.append(Listed(_player_id(item.get("id")),
-                              _text(item.get("name"), "name", empty=False)))
-    ids: set[str] = set()
-    names: set[str] = set()
-    for player in players:
-        if player.id in ids or player.name.casefold() in names:
-            raise BadMessage(f"the roster names {player.name} ({player.id}) twice")
-        ids.add(player.id)
-        names.add(player.name.casefold())
-    return NightRoster(tuple(players))
-
-
-def _seating(data: dict[str, Any]) -> Seating:
-    tables = []
-    for item in _get(data, "tables", list, MAX_TABLES):
-        if not isinstance(item, dict):
-            raise BadMessage("tables must be objects")
-        name = _text(item.get("name"), "name", empty=False)
-        players = tuple(_text(p, "players", empty=False) for p in _get(item, "players", list))
-        twice = next((p for i, p in enumerate(players) if p in players[:i]), None)
-        if twice is not None:
-            raise BadMessage(f"the seating names {twice} twice at table {name}")
-        sides = _ints(item, "teams", 0, MAX_ITEMS)
-        if sides and len(sides) != len(players):
-            raise BadMessage("teams must give each player's team, or be empty")
-        teams = tuple(tuple(p for p, s in zip(players, sides, strict=True) if s == side)
-                      for side in sorted(set(sides)))
-        tables.append(SeatedTable(name, _text(item.get("game"), "game", empty=False), players,
-                                  teams))
-    seated = [p for t in tables for p in t.players]
-    if len(set(seated)) != len(seated):
-        raise BadMessage("a player sits at two tables")
-    return Seating(tuple(tables), _time(data, "at"))
-
-
-def _time(data: dict[str, Any], key: str) -> str:
-    """An ISO 8601 time with its UTC offset, kept as text (the hub compares them)."""
-    text = _name(data, key, 40)
-    try:
-        when = datetime.fromisoformat(text)
-    except ValueError:
-        when = None
-    if when is None or when.tzinfo is None:
-        raise BadMessage(f"{key} must be a time with its UTC offset")
-    return text
 
 
 def moment(text: str) -> datetime:

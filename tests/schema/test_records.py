@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from journal_helpers import CET, FakeClock
 from jsonschema import Draft202012Validator
-from schema_helpers import check, check_message, problems, schema
+from schema_helpers import SCHEMA_FILE, check, check_message, problems, schema
 
 from firmware_host.cli import main
 from firmware_host.hub import page
@@ -144,3 +146,52 @@ def test_what_the_wire_refuses_the_schema_refuses_too(journal: Journal) -> None:
 
 def _without(record: dict[str, Any], key: str) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k != key}
+
+
+def test_the_schema_file_is_what_the_records_declare() -> None:
+    """docs/schema/ is made by ``python -m firmware_host.night.schema``; a record changed without
+    making it again fails here (the derived definitions are the records' own)."""
+    from firmware_host.night import schema as made
+
+    assert SCHEMA_FILE.read_text(encoding="utf-8") == made.text(), (
+        "docs/schema/ differs from the records: python -m firmware_host.night.schema > "
+        "docs/schema/records-1.schema.json")
+    wire = made.document()["$defs"]
+    assert wire["mqttRoster"]["properties"]["players"]["maxItems"] == topics.MAX_ROSTER
+    assert wire["liveState"]["properties"]["finished"]["maxItems"] == topics.MAX_GAMES
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=70),
+                    lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=10)
+LIVE = topics.Live("table-2", "Table 2", "Dalmatian", ("Ann", "Ben"), "Ben", "roll", (3, 4),
+                   (10, 12), "roll 3-4", 17, (5, 7), "2026-11-24T20:31:00+01:00", "round 2")
+GAME = topics.Game("table-2", "Table 2", 7, "Dalmatian", "2026-11-24T20:00:00+01:00",
+                   "2026-11-24T20:30:00+01:00", "2026-11-24",
+                   (topics.Player(0, "Ann", 48, 1, "ann"), topics.Player(1, "Ben", 42, 2)),
+                   (topics.Luck(0, 310, 40), topics.Luck(1, -125, 0)),
+                   (topics.Thrown(0, "button", (1, 2)),), 1)
+
+
+FIELDS = {"live": sorted(json.loads(topics.live_payload(LIVE))),
+          "game": sorted(json.loads(topics.game_payload(GAME))),
+          "player": sorted(json.loads(topics.game_payload(GAME))["players"][0])}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(FIELDS)).flatmap(
+    lambda kind: st.tuples(st.just(kind), st.sampled_from(FIELDS[kind]))), JSON)
+def test_what_the_records_accept_the_schema_accepts(field: tuple[str, str], value: Any) -> None:
+    """The validator and the schema come from one declaration: a message the wire's parser
+    takes, with any of its fields changed to anything, validates against its definition."""
+    kind, key = field
+    topic = topics.live_topic("table-2") if kind == "live" else topics.game_topic("table-2", 7)
+    data = json.loads(topics.live_payload(LIVE) if kind == "live" else
+                      topics.game_payload(GAME))
+    (data["players"][1] if kind == "player" else data)[key] = value
+    payload = json.dumps(data).encode()
+    try:
+        topics.parse(topic, payload)
+    except topics.BadMessage:
+        return
+    check_message(topic, payload)

@@ -1,0 +1,534 @@
+"""The records' JSON Schema, made from their declarations::
+
+    python -m firmware_host.night.schema > docs/schema/records-1.schema.json
+
+The wire's records (:mod:`firmware_host.night.topics`) give their own definitions, derived
+from their fields' rules by :func:`firmware_host.records.schema`, as do the words of the
+wire (a name, a time, a game's id). The hub's JSON, its /events data and export's JSON have
+no record classes yet: they are declared here, once, as the schema's data. A test checks
+that the file is byte for byte what this prints.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from firmware_host import records
+from firmware_host.night import topics
+from firmware_host.night.topics import (
+    GAME_ID,
+    HIDDEN,
+    MAX_NAME,
+    ROSTER_ID,
+    SCORE,
+    TABLE_ID,
+    TIME,
+    VERSION,
+    Game,
+    Live,
+    NightRoster,
+    Seating,
+    ThrowText,
+)
+
+WIDTH = 100
+"""The file's lines: a list or an object stays on one line when it fits."""
+
+ABOUT = (
+    "Every record table-companion writes for other programs: the game night's MQTT messages "
+    "(a table's publisher to the hub), the hub's JSON (/night.json and the data of its "
+    "/events stream) and `table-companion export --format json`. Each kind is one entry of "
+    f'$defs; validate a record against "urn:table-companion:records:{VERSION}#/$defs/KIND". '
+    f"Version {VERSION} is the `v` field of the MQTT messages. A record never carries a field "
+    "its definition does not name.")
+TIME_PATTERN = ("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,6})?"
+                "([+-][0-9]{2}:[0-9]{2}|Z)$")
+
+
+def ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/$defs/{name}"}
+
+
+def message(cls: type[Any], about: str) -> dict[str, Any]:
+    """The JSON Schema of a whole MQTT message of record class ``cls``: its fields and the
+    version."""
+    whole = records.schema(cls)
+    return {"description": about, "type": "object",
+            "properties": {"v": {"const": VERSION}, **whole["properties"]},
+            "required": ["v", *whole["required"]], "additionalProperties": False}
+
+
+def carrying(name: str, about: str, extra: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """Definition ``name``'s fields and the ``extra`` ones, and no others."""
+    return {"description": about, "$ref": f"#/$defs/{name}", "properties": extra,
+            "required": required, "unevaluatedProperties": False}
+
+
+def wire() -> dict[str, dict[str, Any]]:
+    """The wire's records and words, each from its declaration."""
+    throws = {"throws": {"items": ref(ThrowText.ref)}}
+    return {
+        "mqttStatus": {
+            "description": (
+                "tc/<table id>/status, retained, QoS 1: the bare text `online` (sent again "
+                "every half keep-alive) or the broker's last will `offline`. Not JSON: "
+                "validate the payload decoded as UTF-8 text."),
+            "type": "string", "enum": [topics.ONLINE, topics.OFFLINE]},
+        "mqttLive": carrying(Live.SCHEMA, (
+            "tc/<table id>/live, retained, QoS 1: the game at the table now, and the ids of "
+            "the finished games the table has published (a game it took back is no longer "
+            "listed)."), {"v": {"const": VERSION}}, ["v"]),
+        "mqttGame": carrying(Game.SCHEMA, (
+            "tc/<table id>/game/<game id>, retained, QoS 1: one finished game and its result. "
+            "An empty retained message on the topic clears it (the table took the game "
+            "back)."), {"v": {"const": VERSION}, **throws}, ["v"]),
+        "mqttSeating": message(Seating, (
+            "tc/_night/seating, retained, QoS 1, which only the host's login may write "
+            "(table-companion seat --publish): the next round, a table at a time: its name as "
+            'the host wrote it ("3" or "Table 3"), its game\'s title, the players in seat '
+            "order and, in a team game, each seat's team number (else []). No tables: the "
+            "host took it down (seat --clear); an empty payload means the same.")),
+        "mqttRoster": message(NightRoster, (
+            "tc/_night/roster, retained, QoS 1, which only the hub's login may write: the "
+            "night's roster as the hub knows it (its roster file), each player's id and the "
+            "name the pages show, for the tables to offer when players choose their names. "
+            "No players (or an empty payload): the hub has no roster.")),
+        "playerId": {"description": ("A player's id in the night's roster: 1 to 40 lower-case "
+                                     "letters, digits and '-' inside."),
+                     **ROSTER_ID.definition()},
+    }
+
+
+HUB: dict[str, dict[str, Any]] = {
+    "hubNight": {
+        "description": (
+            "The hub's GET /night.json: the night it shows (the latest, or the host's "
+            "choice), every table, that night's finished games in the order they ended, the "
+            "standings, how many messages it refused, what is wrong with its link to the "
+            "broker ('' when nothing is), and the next round's seating the host published "
+            "(tonight's only)."),
+        "type": "object",
+        "properties": {
+            "night": {"anyOf": [{"$ref": "#/$defs/date"}, {"const": ""}]},
+            "tables": {"type": "array", "items": {"$ref": "#/$defs/hubTable"}},
+            "games": {"type": "array", "items": {"$ref": "#/$defs/hubGame"}},
+            "standings": {"type": "array", "items": {"$ref": "#/$defs/standing"}},
+            "rejected": {"type": "integer", "minimum": 0},
+            "trouble": {"type": "string"},
+            "seating": {"$ref": "#/$defs/seating"},
+            "refused": {
+                "description": (
+                    "Tonight's page only: of the messages refused, those past a table's "
+                    "share since the hub started, by table id and kind (closed: games of a "
+                    "closed night; games, names, changes: past the night's bound of games, "
+                    "player names, changes to finished games; rate: messages past the rate "
+                    "bound)."),
+                "type": "object",
+                "propertyNames": {"$ref": "#/$defs/tableId"},
+                "additionalProperties": {
+                    "type": "object",
+                    "propertyNames": {"enum": ["closed", "games", "names", "changes", "rate"]},
+                    "additionalProperties": {"type": "integer", "minimum": 1},
+                },
+            },
+        },
+        "required": ["night", "tables", "games", "standings", "rejected", "trouble", "seating"],
+        "additionalProperties": False,
+    },
+    "hubLeague": {
+        "description": (
+            "The hub's GET /league.json: every player of every night, ranked by rating "
+            "(provisional ones after the others), and the games left out of the ratings "
+            "with why (a player named twice in one)."),
+        "type": "object",
+        "properties": {
+            "players": {"type": "array", "items": {"$ref": "#/$defs/hubPlayer"}},
+            "unrated": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "night": {"$ref": "#/$defs/date"},
+                        "table": {"$ref": "#/$defs/tableId"},
+                        "id": {"$ref": "#/$defs/gameId"},
+                        "why": {"type": "string"},
+                    },
+                    "required": ["night", "table", "id", "why"],
+                    "additionalProperties": False,
+                },
+            },
+        },
+        "required": ["players", "unrated"],
+        "additionalProperties": False,
+    },
+    "hubPlayer": {
+        "description": (
+            "The hub's GET /players/<id>.json (and each of /league.json's players): a "
+            "player's id (their name with case, spaces, accents and punctuation set aside, "
+            "or the roster's id), the name the pages show, their rating overall and per "
+            "game (openskill Plackett-Luce; shown is mu - 3 sigma), every game they played "
+            "in the order the games ended (their name as the table wrote it, place, score, "
+            "rating after it, null when the game was not rated; luck and decisions in "
+            "points for Dalmatian, else null), and the faces of the dice they threw."),
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "minLength": 1, "maxLength": 48},
+            "name": {"$ref": "#/$defs/name"},
+            "rating": {"$ref": "#/$defs/rating"},
+            "by_game": {"type": "object", "additionalProperties": {"$ref": "#/$defs/rating"}},
+            "games": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "night": {"$ref": "#/$defs/date"},
+                        "table": {"$ref": "#/$defs/tableId"},
+                        "id": {"$ref": "#/$defs/gameId"},
+                        "game": {"$ref": "#/$defs/name"},
+                        "ended": {"$ref": "#/$defs/time"},
+                        "name": {"$ref": "#/$defs/name"},
+                        "place": {"type": "integer", "minimum": 1, "maximum": 16},
+                        "players": {"type": "integer", "minimum": 1, "maximum": 16},
+                        "score": {"$ref": "#/$defs/score"},
+                        "rating": {"anyOf": [{"$ref": "#/$defs/rating"}, {"type": "null"}]},
+                        "luck": {"type": ["number", "null"]},
+                        "decisions": {"type": ["number", "null"], "minimum": 0},
+                    },
+                    "required": [
+                        "night",
+                        "table",
+                        "id",
+                        "game",
+                        "ended",
+                        "name",
+                        "place",
+                        "players",
+                        "score",
+                        "rating",
+                        "luck",
+                        "decisions",
+                    ],
+                    "additionalProperties": False,
+                },
+            },
+            "dice": {
+                "type": "object",
+                "propertyNames": {"enum": ["1", "2", "3", "4", "5", "6"]},
+                "additionalProperties": {"type": "integer", "minimum": 1},
+            },
+        },
+        "required": ["id", "name", "rating", "by_game", "games", "dice"],
+        "additionalProperties": False,
+    },
+    "rating": {
+        "description": (
+            "A rating: shown = openskill's ordinal(alpha=2, target=100), 2 (mu - 3 sigma) + "
+            "100 rounded and never below 0 (100 at the start), provisional below 5 rated "
+            "games."),
+        "type": "object",
+        "properties": {
+            "shown": {"type": "integer", "minimum": 0},
+            "mu": {"type": "number"},
+            "sigma": {"type": "number", "exclusiveMinimum": 0},
+            "games": {"type": "integer", "minimum": 0},
+            "provisional": {"type": "boolean"},
+        },
+        "required": ["shown", "mu", "sigma", "games", "provisional"],
+        "additionalProperties": False,
+    },
+    "hubTable": {
+        "description": (
+            "A table as the hub knows it; quiet_s is the seconds since the hub last heard "
+            "from it, once longer than a keep-alive (else null)."),
+        "type": "object",
+        "properties": {
+            "id": {"$ref": "#/$defs/tableId"},
+            "online": {"type": "boolean"},
+            "quiet_s": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
+            "live": {"anyOf": [{"$ref": "#/$defs/hubLive"}, {"type": "null"}]},
+        },
+        "required": ["id", "online", "quiet_s", "live"],
+        "additionalProperties": False,
+    },
+    "seating": {
+        "description": (
+            "The next round as the hub shows it: a table at a time, the players in seat "
+            "order and, in a team game, the teams (else []); no tables when there is none."),
+        "type": "object",
+        "properties": {
+            "at": {"anyOf": [{"$ref": "#/$defs/time"}, {"const": ""}]},
+            "tables": {
+                "type": "array",
+                "maxItems": 64,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"$ref": "#/$defs/name"},
+                        "game": {"$ref": "#/$defs/name"},
+                        "players": {
+                            "type": "array",
+                            "maxItems": 16,
+                            "items": {"$ref": "#/$defs/name"},
+                        },
+                        "teams": {
+                            "type": "array",
+                            "maxItems": 16,
+                            "items": {
+                                "type": "array",
+                                "maxItems": 16,
+                                "items": {"$ref": "#/$defs/name"},
+                            },
+                        },
+                    },
+                    "required": ["name", "game", "players", "teams"],
+                    "additionalProperties": False,
+                },
+            },
+        },
+        "required": ["at", "tables"],
+        "additionalProperties": False,
+    },
+    "eventState": {
+        "description": (
+            "The hub's /events stream, event `state`: the page's main part as HTML, sent on "
+            "connecting."),
+        "type": "object",
+        "properties": {"html": {"type": "string"}},
+        "required": ["html"],
+        "additionalProperties": False,
+    },
+    "eventCard": {
+        "description": "/events, event `card`: one table's card as HTML.",
+        "type": "object",
+        "properties": {"id": {"$ref": "#/$defs/tableId"}, "html": {"type": "string"}},
+        "required": ["id", "html"],
+        "additionalProperties": False,
+    },
+    "eventResults": {
+        "description": (
+            "/events, event `results`: the standings and the list of finished games as HTML "
+            "(and the TV's latest games and its winner of the night, hidden before the "
+            "night's end), after a game ended or was taken back, or the night ended or "
+            "opened again."),
+        "type": "object",
+        "properties": {
+            "standings": {"type": "string"},
+            "games": {"type": "string"},
+            "latest": {"type": "string"},
+            "spotlight": {"type": "string"},
+        },
+        "required": ["standings", "games", "latest", "spotlight"],
+        "additionalProperties": False,
+    },
+    "eventBanner": {
+        "description": (
+            "/events, event `banner`: what is wrong with the hub's link to the broker, as "
+            "HTML (a hidden banner when nothing is)."),
+        "type": "object",
+        "properties": {"html": {"type": "string"}},
+        "required": ["html"],
+        "additionalProperties": False,
+    },
+    "eventSeating": {
+        "description": (
+            "/events, event `seating`: the next round as HTML, for the phone page (seating) "
+            "and the TV (next-round), after the host published or took it down."),
+        "type": "object",
+        "properties": {"seating": {"type": "string"}, "next-round": {"type": "string"}},
+        "required": ["seating", "next-round"],
+        "additionalProperties": False,
+    },
+    "export": {
+        "description": (
+            "`table-companion export --format json`: a table's journal, night by night (the "
+            "latest night, --night DATE or --all), each night with the fields of the hub's "
+            "/night.json that a journal holds (its games, made by the same code, and its "
+            "standings); a game adds the options it was played with."),
+        "type": "object",
+        "properties": {
+            "nights": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "night": {"$ref": "#/$defs/date"},
+                        "standings": {"type": "array", "items": {"$ref": "#/$defs/standing"}},
+                        "games": {"type": "array", "items": {"$ref": "#/$defs/exportGame"}},
+                    },
+                    "required": ["night", "standings", "games"],
+                    "additionalProperties": False,
+                },
+            },
+        },
+        "required": ["nights"],
+        "additionalProperties": False,
+    },
+    "exportGame": {
+        "description": (
+            "A finished game as export writes it: the hub's game (hubGame), its table's id "
+            "and name empty when the config names no [night] table, and the options it was "
+            "played with, which the hub is not sent."),
+        "type": "object",
+        "properties": {
+            "table": {"anyOf": [{"$ref": "#/$defs/tableId"}, {"const": ""}]},
+            "name": {"$ref": "#/$defs/text"},
+            "id": {"$ref": "#/$defs/gameId"},
+            "game": {"$ref": "#/$defs/name"},
+            "options": {"type": "object"},
+            "started": {"$ref": "#/$defs/time"},
+            "ended": {"$ref": "#/$defs/time"},
+            "night": {"$ref": "#/$defs/date"},
+            "players": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 16,
+                "items": {"$ref": "#/$defs/result"},
+            },
+            "luck": {"type": "array", "maxItems": 16, "items": {"$ref": "#/$defs/luck"}},
+            "throws": {"type": "array", "maxItems": 1000, "items": {"$ref": "#/$defs/throw"}},
+            "starter": {"type": ["integer", "null"], "minimum": 0, "maximum": 16},
+        },
+        "required": [
+            "table",
+            "name",
+            "id",
+            "game",
+            "options",
+            "started",
+            "ended",
+            "night",
+            "players",
+        ],
+        "additionalProperties": False,
+    },
+    "throw": {
+        "description": (
+            "One throw of a finished game, in order: the seat that threw (0 is P1), where "
+            "the dice came from (the button roller, dice typed in with the controls, a "
+            "serial roller, or unknown for a throw journaled before sources were) and the "
+            "dice."),
+        "type": "object",
+        "properties": {
+            "seat": {"type": "integer", "minimum": 0, "maximum": 16},
+            "source": {"enum": ["button", "manual", "serial", "unknown"]},
+            "dice": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 16,
+                "items": {"type": "integer", "minimum": 1, "maximum": 6},
+            },
+        },
+        "required": ["seat", "source", "dice"],
+        "additionalProperties": False,
+    },
+    "result": {
+        "description": (
+            "A player's result in a finished game: seat 0 is the first player (P1); place 1 "
+            "is the winner, tied players share a place."),
+        "type": "object",
+        "properties": {
+            "seat": {"type": "integer", "minimum": 0, "maximum": 16},
+            "name": {"type": "string", "minLength": 1},
+            "score": {"$ref": "#/$defs/score"},
+            "place": {"type": "integer", "minimum": 1, "maximum": 16},
+            "id": {
+                "description": (
+                    "The night's roster id of the player when the table chose the name from "
+                    "the roster; absent from an MQTT message, and empty elsewhere, when it "
+                    "did not (the hub then matches the name)."),
+                "anyOf": [{"$ref": "#/$defs/playerId"}, {"const": ""}],
+            },
+        },
+        "required": ["seat", "name", "score", "place"],
+        "additionalProperties": False,
+    },
+    "standing": {
+        "description": (
+            "A player's night: games played, games won (shared wins count), and the share "
+            "of the other players finished ahead of, averaged over the games (1 always "
+            "first, 0 always last)."),
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "minLength": 1},
+            "played": {"type": "integer", "minimum": 0},
+            "wins": {"type": "integer", "minimum": 0},
+            "ahead": {"type": "number", "minimum": 0, "maximum": 1},
+        },
+        "required": ["name", "played", "wins", "ahead"],
+        "additionalProperties": False,
+    },
+}
+
+
+def shared() -> dict[str, dict[str, Any]]:
+    """The wire's records the hub serves too, and the words of every record."""
+    game = records.schema(Game, closed=False)
+    del game["properties"]["throws"]["items"]  # texts on the wire, objects at the hub
+    return {
+        "hubLive": carrying(Live.SCHEMA, (
+            "A table's live state as the hub serves it: the MQTT message's fields with the "
+            "table's id instead of the version."), {"table": TABLE_ID.schema()}, ["table"]),
+        "hubGame": carrying(Game.SCHEMA, (
+            "A finished game as the hub serves it: the MQTT message's fields with the table's "
+            "id instead of the version; night is the hub's own dating of the game."),
+            {"table": TABLE_ID.schema(), "throws": {"items": ref("throw")}}, ["table"]),
+        Live.SCHEMA: records.schema(Live, closed=False),
+        Game.SCHEMA: game,
+        ThrowText.ref: {"description": (
+            "One throw of a finished game in an MQTT message, in order, as seat:source:dice "
+            "(see throw). The list is absent when the table sent none, or when it would have "
+            "made the message too long."), **ThrowText().definition()},
+        topics.Luck.SCHEMA: records.schema(topics.Luck),
+        "text": {"description": ("Text a person could have typed: no control characters, line "
+                                 "breaks or bidirectional overrides."),
+                 "type": "string", "maxLength": MAX_NAME, "pattern": f"^[^{HIDDEN}]*$"},
+        "name": {**ref("text"), "minLength": 1},
+        "tableId": {"description": ("A table's id, made from its name (`Table 2` -> "
+                                    "`table-2`): its MQTT user name and topic."),
+                    **TABLE_ID.definition()},
+        "gameId": GAME_ID.definition(),
+        "score": SCORE.definition(),
+        "time": {"description": ("ISO 8601 date and time with its UTC offset, e.g. "
+                                 "2026-11-21T20:01:00.000+01:00."),
+                 "type": "string", "format": "date-time", "maxLength": TIME.most,
+                 "pattern": TIME_PATTERN},
+        "date": {"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+    }
+
+
+def document() -> dict[str, Any]:
+    """The whole schema: every record's definition by its name."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"urn:table-companion:records:{VERSION}",
+        "title": f"table-companion records, version {VERSION}",
+        "description": ABOUT,
+        "$defs": {**wire(), **HUB, **shared()},
+    }
+
+
+def written(value: Any, indent: str = "", room: int = WIDTH) -> str:
+    """``value`` as JSON the way people indent it: a list or an object on one line when it
+    fits in ``room`` (the line's comma included), else one item a line."""
+    flat = json.dumps(value)
+    if len(flat) < room or not isinstance(value, dict | list) or not value:
+        return flat
+    inner = indent + "  "
+    if isinstance(value, dict):
+        heads = [f"{inner}{json.dumps(key)}: " for key in value]
+        items = [head + written(item, inner, WIDTH - len(head))
+                 for head, item in zip(heads, value.values(), strict=True)]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    items = [inner + written(item, inner, WIDTH - len(inner)) for item in value]
+    return "[\n" + ",\n".join(items) + "\n" + indent + "]"
+
+
+def text() -> str:
+    """The schema file's text."""
+    return written(document()) + "\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.write(text())
