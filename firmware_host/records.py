@@ -56,11 +56,12 @@ class Rule:
 
 @dataclass(frozen=True)
 class Text(Rule):
-    """A text a person could have typed: at most ``most`` characters, none of ``hiding``;
-    ``then`` (a test and the problem it words) checks it further, as a time or a date."""
+    """A text a person could have typed: at most ``most`` characters (None: any number),
+    none of ``hiding``; ``then`` (a test and the problem it words) checks it further, as a
+    time or a date."""
 
-    hiding: re.Pattern[str]
-    most: int
+    hiding: re.Pattern[str] | None
+    most: int | None
     empty: bool = True
     choices: tuple[str, ...] = ()
     then: tuple[Callable[[str], bool], str] | None = None
@@ -70,8 +71,8 @@ class Text(Rule):
     def check(self, value: Any, key: str) -> str:
         if type(value) is not str:
             raise Refused(f"{key} must be a str")
-        if len(value) > self.most or (not self.empty and not value) \
-                or self.hiding.search(value):
+        if (self.most is not None and len(value) > self.most) or (not self.empty and not value) \
+                or (self.hiding is not None and self.hiding.search(value)):
             raise Refused(f"{key} must be a name of {'' if self.empty else '1 to '}"
                           f"{self.most} printable characters at most")
         if self.choices and value not in self.choices:
@@ -86,7 +87,9 @@ class Text(Rule):
         return {**super().schema(), **self.extra}
 
     def definition(self) -> dict[str, Any]:
-        return {"type": "string", "maxLength": self.most, **self.extra}
+        least = {} if self.empty else {"minLength": 1}
+        most = {} if self.most is None else {"maxLength": self.most}
+        return {"type": "string", **least, **most, **self.extra}
 
 
 @dataclass(frozen=True)
@@ -116,22 +119,42 @@ class Pattern(Rule):
 
 @dataclass(frozen=True)
 class Int(Rule):
-    """A whole number from ``low`` to ``high``."""
+    """A whole number from ``low`` to ``high`` (None: no bound above)."""
 
     low: int
-    high: int
+    high: int | None = None
     ref: str = ""
 
     def check(self, value: Any, key: str) -> int:
         if not self.fits(value):
-            raise Refused(f"{key} must be a number from {self.low} to {self.high}")
+            raise Refused(f"{key} must be a number from {self.low} to {self.high}"
+                          if self.high is not None else
+                          f"{key} must be a whole number of at least {self.low}")
         return int(value)
 
     def fits(self, value: Any) -> bool:
-        return type(value) is int and self.low <= value <= self.high
+        return type(value) is int and self.low <= value \
+            and (self.high is None or value <= self.high)
 
     def definition(self) -> dict[str, Any]:
-        return {"type": "integer", "minimum": self.low, "maximum": self.high}
+        high = {} if self.high is None else {"maximum": self.high}
+        return {"type": "integer", "minimum": self.low, **high}
+
+
+@dataclass(frozen=True)
+class Number(Rule):
+    """A finite number, whole or not, from ``low`` to ``high``."""
+
+    low: float
+    high: float
+
+    def check(self, value: Any, key: str) -> float:
+        if type(value) not in (int, float) or not self.low <= value <= self.high:
+            raise Refused(f"{key} must be a number from {self.low:g} to {self.high:g}")
+        return float(value)
+
+    def definition(self) -> dict[str, Any]:
+        return {"type": "number", "minimum": self.low, "maximum": self.high}
 
 
 @dataclass(frozen=True)

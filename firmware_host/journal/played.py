@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from firmware_host.players import clean_id
+from firmware_host.records import Int, Number, Text, rule
 from games.core import GameState, Result
 
 NIGHT_TURNS_AT = timedelta(hours=6)  # a game started at 01:30 belongs to the evening before
@@ -60,10 +61,16 @@ class Standing:
     the other players they finished ahead of, on average over their games (1.0 always
     first, 0.0 always last): a 4-player win counts once, and playing more adds nothing."""
 
-    name: str
-    played: int
-    wins: int
-    ahead: float
+    SCHEMA: ClassVar[str] = "standing"
+    ABOUT: ClassVar[str] = (
+        "A player's night: games played, games won (shared wins count), and the share of the "
+        "other players finished ahead of, averaged over the games (1 always first, 0 always "
+        "last).")
+
+    name: str = rule(Text(None, None, empty=False))
+    played: int = rule(Int(0))
+    wins: int = rule(Int(0))
+    ahead: float = rule(Number(0, 1))
 
 
 def standings(games: Sequence[PlayedGame]) -> list[Standing]:

@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from firmware_host import records
+from firmware_host.journal.played import Standing
 from firmware_host.night import topics
 from firmware_host.night.topics import (
     GAME_ID,
@@ -403,26 +404,6 @@ HUB: dict[str, dict[str, Any]] = {
         ],
         "additionalProperties": False,
     },
-    "throw": {
-        "description": (
-            "One throw of a finished game, in order: the seat that threw (0 is P1), where "
-            "the dice came from (the button roller, dice typed in with the controls, a "
-            "serial roller, or unknown for a throw journaled before sources were) and the "
-            "dice."),
-        "type": "object",
-        "properties": {
-            "seat": {"type": "integer", "minimum": 0, "maximum": 16},
-            "source": {"enum": ["button", "manual", "serial", "unknown"]},
-            "dice": {
-                "type": "array",
-                "minItems": 1,
-                "maxItems": 16,
-                "items": {"type": "integer", "minimum": 1, "maximum": 6},
-            },
-        },
-        "required": ["seat", "source", "dice"],
-        "additionalProperties": False,
-    },
     "result": {
         "description": (
             "A player's result in a finished game: seat 0 is the first player (P1); place 1 "
@@ -442,21 +423,6 @@ HUB: dict[str, dict[str, Any]] = {
             },
         },
         "required": ["seat", "name", "score", "place"],
-        "additionalProperties": False,
-    },
-    "standing": {
-        "description": (
-            "A player's night: games played, games won (shared wins count), and the share "
-            "of the other players finished ahead of, averaged over the games (1 always "
-            "first, 0 always last)."),
-        "type": "object",
-        "properties": {
-            "name": {"type": "string", "minLength": 1},
-            "played": {"type": "integer", "minimum": 0},
-            "wins": {"type": "integer", "minimum": 0},
-            "ahead": {"type": "number", "minimum": 0, "maximum": 1},
-        },
-        "required": ["name", "played", "wins", "ahead"],
         "additionalProperties": False,
     },
 }
@@ -480,7 +446,9 @@ def shared() -> dict[str, dict[str, Any]]:
             "One throw of a finished game in an MQTT message, in order, as seat:source:dice "
             "(see throw). The list is absent when the table sent none, or when it would have "
             "made the message too long."), **ThrowText().definition()},
+        topics.Thrown.SCHEMA: records.schema(topics.Thrown),
         topics.Luck.SCHEMA: records.schema(topics.Luck),
+        Standing.SCHEMA: records.schema(Standing),
         "text": {"description": ("Text a person could have typed: no control characters, line "
                                  "breaks or bidirectional overrides."),
                  "type": "string", "maxLength": MAX_NAME, "pattern": f"^[^{HIDDEN}]*$"},

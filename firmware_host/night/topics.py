@@ -248,21 +248,29 @@ class Luck:
         return line(name, self.luck / 100, self.decisions / 100)
 
 
+THROW_SOURCES = ("button", "manual", "serial", "unknown")  # the journal's, and unknown
+
+
 @dataclass(frozen=True)
 class Thrown:
     """One throw in a finished game: the seat that threw, where the dice came from (the
     journal's source: button, manual, serial or unknown) and the dice. On the wire a text,
-    ``0:button:1-2-3-4-5``, so a game of hundreds of throws is one list."""
+    ``0:button:1-2-3-4-5`` (:class:`ThrowText`), so a game of hundreds of throws is one
+    list; the hub serves it as an object of these fields."""
 
-    seat: int
-    source: str
-    dice: tuple[int, ...]
+    SCHEMA: ClassVar[str] = "throw"
+    ABOUT: ClassVar[str] = (
+        "One throw of a finished game, in order: the seat that threw (0 is P1), where the dice "
+        "came from (the button roller, dice typed in with the controls, a serial roller, or "
+        "unknown for a throw journaled before sources were) and the dice.")
+
+    seat: int = rule(SEAT)
+    source: str = rule(Text(_HIDING, MAX_NAME, choices=THROW_SOURCES))
+    dice: tuple[int, ...] = rule(Items(Int(1, 6), MAX_ITEMS, least=1))
 
     def __str__(self) -> str:
         return f"{self.seat}:{self.source}:{'-'.join(map(str, self.dice))}"
 
-
-THROW_SOURCES = ("button", "manual", "serial", "unknown")  # the journal's, and unknown
 _THROW = re.compile(rf"([0-9]{{1,2}}):({'|'.join(THROW_SOURCES)}):([1-6](?:-[1-6]){{0,15}})")
 THROWS_WHY = ("throws must be texts 'seat:source:dice' of the game's seats, sources "
               f"{', '.join(THROW_SOURCES)} and dice 1 to 6")
