@@ -352,6 +352,8 @@ class SeatedTable:
     the players in seat order and, in a team game, the teams (on the wire each seat's team
     number, [] for no teams)."""
 
+    CHECK_FIRST: ClassVar[tuple[str, ...]] = ("name", "players", "teams")
+
     name: str = rule(NAME)
     game: str = rule(NAME)
     players: tuple[str, ...] = rule(Items(NAME, MAX_ITEMS))
