@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
@@ -33,6 +32,7 @@ from firmware_host.night.topics import SeatedTable, Seating, seating_payload
 from firmware_host.seating import Night, Proposal, Table, propose
 from hardware.tomlfile import TomlFileError
 from hardware.tomlfile import load as load_toml
+from hardware.tomlreader import TomlReader
 
 HOST_PASSWORD = Path("/etc/table-companion/host-password")
 EXAMPLE = """\
@@ -201,65 +201,70 @@ def read_night(path: Path) -> Night:
 
 
 def night_from(data: Mapping[str, Any]) -> Night:
-    unknown = sorted(set(data) - {"players", "tables", "rounds", "apart", "ratings"})
-    if unknown:
-        raise TomlFileError("unknown key; keys are players, tables, rounds, apart, ratings",
-                            (unknown[0],))
-    players = _names(data.get("players"), ("players",))
-    tables = data.get("tables")
-    if not isinstance(tables, list) or not tables:
-        raise TomlFileError("missing or not a list of tables; write [[tables]] with name "
-                            "and game", ("tables",))
+    reader = _Reader()
+    reader.known(data, (), ("players", "tables", "rounds", "apart", "ratings"))
+    players = reader.names(data.get("players"), ("players",))
+    tables = reader.value(data, ("tables",), list, [], lambda found: None if found else "",
+                          required=True, say=lambda _: "missing or not a list of tables; "
+                          "write [[tables]] with name and game")
     table_list = []
     for number, table in enumerate(tables, 1):
         keys = ("tables", str(number))
         if not isinstance(table, dict) or set(table) != {"name", "game"}:
-            raise TomlFileError("each table needs exactly a name and a game", keys)
+            raise reader.fail(keys, "each table needs exactly a name and a game")
         name, game = table["name"], table["game"]
         if not isinstance(name, str | int) or isinstance(name, bool) or not str(name).strip():
-            raise TomlFileError(f"name {name!r} is not a name; write e.g. name = \"3\"", keys)
+            raise reader.fail(keys, f"name {name!r} is not a name; write e.g. name = \"3\"")
         if not isinstance(game, str):
-            raise TomlFileError(f"game {game!r} is not a game's name", keys)
+            raise reader.fail(keys, f"game {game!r} is not a game's name")
         table_list.append(Table(str(name).strip(), game))
-    rounds = data.get("rounds", [])
-    if not isinstance(rounds, list):
-        raise TomlFileError("not a list of rounds", ("rounds",))
+    rounds = reader.value(data, ("rounds",), list, [], say=lambda _: "not a list of rounds")
     round_list = []
     for number, round_ in enumerate(rounds, 1):
         keys = ("rounds", str(number))
         if not isinstance(round_, list):
-            raise TomlFileError("a round is a list of groups: [[\"Ann\", \"Bob\"], ...]", keys)
-        groups = tuple(_names(group, (*keys, str(g))) for g, group in enumerate(round_, 1))
+            raise reader.fail(keys, "a round is a list of groups: [[\"Ann\", \"Bob\"], ...]")
+        groups = tuple(reader.names(group, (*keys, str(g))) for g, group in enumerate(round_, 1))
         seated = [p for group in groups for p in group]
         twice = sorted({p for p in seated if seated.count(p) > 1})
         if twice:
-            raise TomlFileError(f"{twice[0]} sits at two tables in this round", keys)
+            raise reader.fail(keys, f"{twice[0]} sits at two tables in this round")
         round_list.append(groups)
-    apart = data.get("apart", [])
-    if not isinstance(apart, list):
-        raise TomlFileError("not a list of pairs", ("apart",))
+    apart = reader.value(data, ("apart",), list, [], say=lambda _: "not a list of pairs")
     pairs = []
     for number, pair in enumerate(apart, 1):
-        names = _names(pair, ("apart", str(number)))
+        names = reader.names(pair, ("apart", str(number)))
         if len(names) != 2:
-            raise TomlFileError("a pair is two names: [\"Ann\", \"Bob\"]", ("apart", str(number)))
+            raise reader.fail(("apart", str(number)), "a pair is two names: [\"Ann\", \"Bob\"]")
         pairs.append((names[0], names[1]))
-    ratings = data.get("ratings", {})
-    if not isinstance(ratings, dict):
-        raise TomlFileError("not a table of ratings; write ratings = { Ann = 1500 }",
-                            ("ratings",))
-    for name, value in ratings.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) \
-                or not math.isfinite(value):
-            raise TomlFileError(f"{value!r} is not a number", ("ratings", name))
+    ratings = reader.table(data, ("ratings",))
+    for name in ratings:
+        reader.value(ratings, ("ratings", name), float, 0.0,
+                     say=lambda value: f"{value!r} is not a number")
     return Night(players, tuple(table_list), tuple(round_list), tuple(pairs),
                  {name: float(value) for name, value in ratings.items()})
 
 
-def _names(value: object, keys: tuple[str, ...]) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise TomlFileError("not a list of names; write e.g. [\"Ann\", \"Bob\"]", keys)
-    return tuple(v.strip() for v in value)
+class _Reader(TomlReader):
+    """The night file's reads; a problem is a :class:`TomlFileError` naming its key, which
+    :func:`read_night` shows with the file."""
+
+    sort_unknown = True
+
+    def fail(self, keys: tuple[str, ...], problem: str) -> TomlFileError:
+        return TomlFileError(problem, keys)
+
+    def unknown(self, keys: tuple[str, ...], key: str, allowed: Collection[str]) -> str:
+        return f"unknown key; keys are {', '.join(allowed)}"
+
+    def not_table(self, keys: tuple[str, ...], value: Any) -> str:
+        return "not a table of ratings; write ratings = { Ann = 1500 }"
+
+    def names(self, value: object, keys: tuple[str, ...]) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip()
+                                                  for v in value):
+            raise self.fail(keys, "not a list of names; write e.g. [\"Ann\", \"Bob\"]")
+        return tuple(v.strip() for v in value)
 
 
 def as_json(proposal: Proposal) -> dict[str, Any]:
