@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Collection
 from typing import Any
 
 from firmware_host import records
@@ -50,6 +51,14 @@ TIME_PATTERN = ("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]
 
 def ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/$defs/{name}"}
+
+
+def closed(about: str, properties: dict[str, Any], optional: Collection[str] = ()
+           ) -> dict[str, Any]:
+    """An object of ``properties`` and no others, all of them there but the ``optional``."""
+    return {**({"description": about} if about else {}), "type": "object",
+            "properties": properties, "required": [k for k in properties if k not in optional],
+            "additionalProperties": False}
 
 
 def message(cls: type[Any], about: str) -> dict[str, Any]:
@@ -103,328 +112,194 @@ def wire() -> dict[str, dict[str, Any]]:
 
 
 HUB: dict[str, dict[str, Any]] = {
-    "hubNight": {
-        "description": (
-            "The hub's GET /night.json: the night it shows (the latest, or the host's "
-            "choice), every table, that night's finished games in the order they ended, the "
-            "standings, how many messages it refused, what is wrong with its link to the "
-            "broker ('' when nothing is), and the next round's seating the host published "
-            "(tonight's only)."),
-        "type": "object",
-        "properties": {
-            "night": {"anyOf": [{"$ref": "#/$defs/date"}, {"const": ""}]},
-            "tables": {"type": "array", "items": {"$ref": "#/$defs/hubTable"}},
-            "games": {"type": "array", "items": {"$ref": "#/$defs/hubGame"}},
-            "standings": {"type": "array", "items": {"$ref": "#/$defs/standing"}},
-            "rejected": {"type": "integer", "minimum": 0},
-            "trouble": {"type": "string"},
-            "seating": {"$ref": "#/$defs/seating"},
-            "refused": {
-                "description": (
-                    "Tonight's page only: of the messages refused, those past a table's "
-                    "share since the hub started, by table id and kind (closed: games of a "
-                    "closed night; games, names, changes: past the night's bound of games, "
-                    "player names, changes to finished games; rate: messages past the rate "
-                    "bound)."),
+    "hubNight": closed((
+        "The hub's GET /night.json: the night it shows (the latest, or the host's choice), "
+        "every table, that night's finished games in the order they ended, the standings, how "
+        "many messages it refused, what is wrong with its link to the broker ('' when nothing "
+        "is), and the next round's seating the host published (tonight's only)."), {
+        "night": {"anyOf": [ref("date"), {"const": ""}]},
+        "tables": {"type": "array", "items": ref("hubTable")},
+        "games": {"type": "array", "items": ref("hubGame")},
+        "standings": {"type": "array", "items": ref("standing")},
+        "rejected": {"type": "integer", "minimum": 0},
+        "trouble": {"type": "string"},
+        "seating": ref("seating"),
+        "refused": {
+            "description": (
+                "Tonight's page only: of the messages refused, those past a table's share "
+                "since the hub started, by table id and kind (closed: games of a closed "
+                "night; games, names, changes: past the night's bound of games, player names, "
+                "changes to finished games; rate: messages past the rate bound)."),
+            "type": "object",
+            "propertyNames": ref("tableId"),
+            "additionalProperties": {
                 "type": "object",
-                "propertyNames": {"$ref": "#/$defs/tableId"},
-                "additionalProperties": {
-                    "type": "object",
-                    "propertyNames": {"enum": ["closed", "games", "names", "changes", "rate"]},
-                    "additionalProperties": {"type": "integer", "minimum": 1},
-                },
-            },
-        },
-        "required": ["night", "tables", "games", "standings", "rejected", "trouble", "seating"],
-        "additionalProperties": False,
-    },
-    "hubLeague": {
-        "description": (
-            "The hub's GET /league.json: every player of every night, ranked by rating "
-            "(provisional ones after the others), and the games left out of the ratings "
-            "with why (a player named twice in one)."),
-        "type": "object",
-        "properties": {
-            "players": {"type": "array", "items": {"$ref": "#/$defs/hubPlayer"}},
-            "unrated": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "night": {"$ref": "#/$defs/date"},
-                        "table": {"$ref": "#/$defs/tableId"},
-                        "id": {"$ref": "#/$defs/gameId"},
-                        "why": {"type": "string"},
-                    },
-                    "required": ["night", "table", "id", "why"],
-                    "additionalProperties": False,
-                },
-            },
-        },
-        "required": ["players", "unrated"],
-        "additionalProperties": False,
-    },
-    "hubPlayer": {
-        "description": (
-            "The hub's GET /players/<id>.json (and each of /league.json's players): a "
-            "player's id (their name with case, spaces, accents and punctuation set aside, "
-            "or the roster's id), the name the pages show, their rating overall and per "
-            "game (openskill Plackett-Luce; shown is mu - 3 sigma), every game they played "
-            "in the order the games ended (their name as the table wrote it, place, score, "
-            "rating after it, null when the game was not rated; luck and decisions in "
-            "points for Dalmatian, else null), and the faces of the dice they threw."),
-        "type": "object",
-        "properties": {
-            "id": {"type": "string", "minLength": 1, "maxLength": 48},
-            "name": {"$ref": "#/$defs/name"},
-            "rating": {"$ref": "#/$defs/rating"},
-            "by_game": {"type": "object", "additionalProperties": {"$ref": "#/$defs/rating"}},
-            "games": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "night": {"$ref": "#/$defs/date"},
-                        "table": {"$ref": "#/$defs/tableId"},
-                        "id": {"$ref": "#/$defs/gameId"},
-                        "game": {"$ref": "#/$defs/name"},
-                        "ended": {"$ref": "#/$defs/time"},
-                        "name": {"$ref": "#/$defs/name"},
-                        "place": {"type": "integer", "minimum": 1, "maximum": 16},
-                        "players": {"type": "integer", "minimum": 1, "maximum": 16},
-                        "score": {"$ref": "#/$defs/score"},
-                        "rating": {"anyOf": [{"$ref": "#/$defs/rating"}, {"type": "null"}]},
-                        "luck": {"type": ["number", "null"]},
-                        "decisions": {"type": ["number", "null"], "minimum": 0},
-                    },
-                    "required": [
-                        "night",
-                        "table",
-                        "id",
-                        "game",
-                        "ended",
-                        "name",
-                        "place",
-                        "players",
-                        "score",
-                        "rating",
-                        "luck",
-                        "decisions",
-                    ],
-                    "additionalProperties": False,
-                },
-            },
-            "dice": {
-                "type": "object",
-                "propertyNames": {"enum": ["1", "2", "3", "4", "5", "6"]},
+                "propertyNames": {"enum": ["closed", "games", "names", "changes", "rate"]},
                 "additionalProperties": {"type": "integer", "minimum": 1},
             },
         },
-        "required": ["id", "name", "rating", "by_game", "games", "dice"],
-        "additionalProperties": False,
-    },
-    "rating": {
-        "description": (
-            "A rating: shown = openskill's ordinal(alpha=2, target=100), 2 (mu - 3 sigma) + "
-            "100 rounded and never below 0 (100 at the start), provisional below 5 rated "
-            "games."),
-        "type": "object",
-        "properties": {
-            "shown": {"type": "integer", "minimum": 0},
-            "mu": {"type": "number"},
-            "sigma": {"type": "number", "exclusiveMinimum": 0},
-            "games": {"type": "integer", "minimum": 0},
-            "provisional": {"type": "boolean"},
+    }, optional=["refused"]),
+    "hubLeague": closed((
+        "The hub's GET /league.json: every player of every night, ranked by rating "
+        "(provisional ones after the others), and the games left out of the ratings with why "
+        "(a player named twice in one)."), {
+        "players": {"type": "array", "items": ref("hubPlayer")},
+        "unrated": {
+            "type": "array",
+            "items": closed("", {
+                "night": ref("date"),
+                "table": ref("tableId"),
+                "id": ref("gameId"),
+                "why": {"type": "string"},
+            }),
         },
-        "required": ["shown", "mu", "sigma", "games", "provisional"],
-        "additionalProperties": False,
-    },
-    "hubTable": {
-        "description": (
-            "A table as the hub knows it; quiet_s is the seconds since the hub last heard "
-            "from it, once longer than a keep-alive (else null)."),
-        "type": "object",
-        "properties": {
-            "id": {"$ref": "#/$defs/tableId"},
-            "online": {"type": "boolean"},
-            "quiet_s": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
-            "live": {"anyOf": [{"$ref": "#/$defs/hubLive"}, {"type": "null"}]},
+    }),
+    "hubPlayer": closed((
+        "The hub's GET /players/<id>.json (and each of /league.json's players): a player's id "
+        "(their name with case, spaces, accents and punctuation set aside, or the roster's "
+        "id), the name the pages show, their rating overall and per game (openskill "
+        "Plackett-Luce; shown is mu - 3 sigma), every game they played in the order the games "
+        "ended (their name as the table wrote it, place, score, rating after it, null when "
+        "the game was not rated; luck and decisions in points for Dalmatian, else null), and "
+        "the faces of the dice they threw."), {
+        "id": {"type": "string", "minLength": 1, "maxLength": 48},
+        "name": ref("name"),
+        "rating": ref("rating"),
+        "by_game": {"type": "object", "additionalProperties": ref("rating")},
+        "games": {
+            "type": "array",
+            "items": closed("", {
+                "night": ref("date"),
+                "table": ref("tableId"),
+                "id": ref("gameId"),
+                "game": ref("name"),
+                "ended": ref("time"),
+                "name": ref("name"),
+                "place": {"type": "integer", "minimum": 1, "maximum": 16},
+                "players": {"type": "integer", "minimum": 1, "maximum": 16},
+                "score": ref("score"),
+                "rating": {"anyOf": [ref("rating"), {"type": "null"}]},
+                "luck": {"type": ["number", "null"]},
+                "decisions": {"type": ["number", "null"], "minimum": 0},
+            }),
         },
-        "required": ["id", "online", "quiet_s", "live"],
-        "additionalProperties": False,
-    },
-    "seating": {
-        "description": (
-            "The next round as the hub shows it: a table at a time, the players in seat "
-            "order and, in a team game, the teams (else []); no tables when there is none."),
-        "type": "object",
-        "properties": {
-            "at": {"anyOf": [{"$ref": "#/$defs/time"}, {"const": ""}]},
-            "tables": {
-                "type": "array",
-                "maxItems": 64,
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "name": {"$ref": "#/$defs/name"},
-                        "game": {"$ref": "#/$defs/name"},
-                        "players": {
-                            "type": "array",
-                            "maxItems": 16,
-                            "items": {"$ref": "#/$defs/name"},
-                        },
-                        "teams": {
-                            "type": "array",
-                            "maxItems": 16,
-                            "items": {
-                                "type": "array",
-                                "maxItems": 16,
-                                "items": {"$ref": "#/$defs/name"},
-                            },
-                        },
-                    },
-                    "required": ["name", "game", "players", "teams"],
-                    "additionalProperties": False,
+        "dice": {
+            "type": "object",
+            "propertyNames": {"enum": ["1", "2", "3", "4", "5", "6"]},
+            "additionalProperties": {"type": "integer", "minimum": 1},
+        },
+    }),
+    "rating": closed((
+        "A rating: shown = openskill's ordinal(alpha=2, target=100), 2 (mu - 3 sigma) + 100 "
+        "rounded and never below 0 (100 at the start), provisional below 5 rated games."), {
+        "shown": {"type": "integer", "minimum": 0},
+        "mu": {"type": "number"},
+        "sigma": {"type": "number", "exclusiveMinimum": 0},
+        "games": {"type": "integer", "minimum": 0},
+        "provisional": {"type": "boolean"},
+    }),
+    "hubTable": closed((
+        "A table as the hub knows it; quiet_s is the seconds since the hub last heard from "
+        "it, once longer than a keep-alive (else null)."), {
+        "id": ref("tableId"),
+        "online": {"type": "boolean"},
+        "quiet_s": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
+        "live": {"anyOf": [ref("hubLive"), {"type": "null"}]},
+    }),
+    "seating": closed((
+        "The next round as the hub shows it: a table at a time, the players in seat order "
+        "and, in a team game, the teams (else []); no tables when there is none."), {
+        "at": {"anyOf": [ref("time"), {"const": ""}]},
+        "tables": {
+            "type": "array",
+            "maxItems": 64,
+            "items": closed("", {
+                "name": ref("name"),
+                "game": ref("name"),
+                "players": {"type": "array", "maxItems": 16, "items": ref("name")},
+                "teams": {
+                    "type": "array",
+                    "maxItems": 16,
+                    "items": {"type": "array", "maxItems": 16, "items": ref("name")},
                 },
-            },
+            }),
         },
-        "required": ["at", "tables"],
-        "additionalProperties": False,
-    },
-    "eventState": {
-        "description": (
-            "The hub's /events stream, event `state`: the page's main part as HTML, sent on "
-            "connecting."),
-        "type": "object",
-        "properties": {"html": {"type": "string"}},
-        "required": ["html"],
-        "additionalProperties": False,
-    },
-    "eventCard": {
-        "description": "/events, event `card`: one table's card as HTML.",
-        "type": "object",
-        "properties": {"id": {"$ref": "#/$defs/tableId"}, "html": {"type": "string"}},
-        "required": ["id", "html"],
-        "additionalProperties": False,
-    },
-    "eventResults": {
-        "description": (
-            "/events, event `results`: the standings and the list of finished games as HTML "
-            "(and the TV's latest games and its winner of the night, hidden before the "
-            "night's end), after a game ended or was taken back, or the night ended or "
-            "opened again."),
-        "type": "object",
-        "properties": {
-            "standings": {"type": "string"},
-            "games": {"type": "string"},
-            "latest": {"type": "string"},
-            "spotlight": {"type": "string"},
+    }),
+    "eventState": closed((
+        "The hub's /events stream, event `state`: the page's main part as HTML, sent on "
+        "connecting."), {
+        "html": {"type": "string"},
+    }),
+    "eventCard": closed("/events, event `card`: one table's card as HTML.", {
+        "id": ref("tableId"),
+        "html": {"type": "string"},
+    }),
+    "eventResults": closed((
+        "/events, event `results`: the standings and the list of finished games as HTML (and "
+        "the TV's latest games and its winner of the night, hidden before the night's end), "
+        "after a game ended or was taken back, or the night ended or opened again."), {
+        "standings": {"type": "string"},
+        "games": {"type": "string"},
+        "latest": {"type": "string"},
+        "spotlight": {"type": "string"},
+    }),
+    "eventBanner": closed((
+        "/events, event `banner`: what is wrong with the hub's link to the broker, as HTML (a "
+        "hidden banner when nothing is)."), {
+        "html": {"type": "string"},
+    }),
+    "eventSeating": closed((
+        "/events, event `seating`: the next round as HTML, for the phone page (seating) and "
+        "the TV (next-round), after the host published or took it down."), {
+        "seating": {"type": "string"},
+        "next-round": {"type": "string"},
+    }),
+    "export": closed((
+        "`table-companion export --format json`: a table's journal, night by night (the "
+        "latest night, --night DATE or --all), each night with the fields of the hub's "
+        "/night.json that a journal holds (its games, made by the same code, and its "
+        "standings); a game adds the options it was played with."), {
+        "nights": {
+            "type": "array",
+            "items": closed("", {
+                "night": ref("date"),
+                "standings": {"type": "array", "items": ref("standing")},
+                "games": {"type": "array", "items": ref("exportGame")},
+            }),
         },
-        "required": ["standings", "games", "latest", "spotlight"],
-        "additionalProperties": False,
-    },
-    "eventBanner": {
-        "description": (
-            "/events, event `banner`: what is wrong with the hub's link to the broker, as "
-            "HTML (a hidden banner when nothing is)."),
-        "type": "object",
-        "properties": {"html": {"type": "string"}},
-        "required": ["html"],
-        "additionalProperties": False,
-    },
-    "eventSeating": {
-        "description": (
-            "/events, event `seating`: the next round as HTML, for the phone page (seating) "
-            "and the TV (next-round), after the host published or took it down."),
-        "type": "object",
-        "properties": {"seating": {"type": "string"}, "next-round": {"type": "string"}},
-        "required": ["seating", "next-round"],
-        "additionalProperties": False,
-    },
-    "export": {
-        "description": (
-            "`table-companion export --format json`: a table's journal, night by night (the "
-            "latest night, --night DATE or --all), each night with the fields of the hub's "
-            "/night.json that a journal holds (its games, made by the same code, and its "
-            "standings); a game adds the options it was played with."),
-        "type": "object",
-        "properties": {
-            "nights": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "night": {"$ref": "#/$defs/date"},
-                        "standings": {"type": "array", "items": {"$ref": "#/$defs/standing"}},
-                        "games": {"type": "array", "items": {"$ref": "#/$defs/exportGame"}},
-                    },
-                    "required": ["night", "standings", "games"],
-                    "additionalProperties": False,
-                },
-            },
+    }),
+    "exportGame": closed((
+        "A finished game as export writes it: the hub's game (hubGame), its table's id and "
+        "name empty when the config names no [night] table, and the options it was played "
+        "with, which the hub is not sent."), {
+        "table": {"anyOf": [ref("tableId"), {"const": ""}]},
+        "name": ref("text"),
+        "id": ref("gameId"),
+        "game": ref("name"),
+        "options": {"type": "object"},
+        "started": ref("time"),
+        "ended": ref("time"),
+        "night": ref("date"),
+        "players": {"type": "array", "minItems": 1, "maxItems": 16, "items": ref("result")},
+        "luck": {"type": "array", "maxItems": 16, "items": ref("luck")},
+        "throws": {"type": "array", "maxItems": 1000, "items": ref("throw")},
+        "starter": {"type": ["integer", "null"], "minimum": 0, "maximum": 16},
+    }, optional=["luck", "throws", "starter"]),
+    "result": closed((
+        "A player's result in a finished game: seat 0 is the first player (P1); place 1 is "
+        "the winner, tied players share a place."), {
+        "seat": {"type": "integer", "minimum": 0, "maximum": 16},
+        "name": {"type": "string", "minLength": 1},
+        "score": ref("score"),
+        "place": {"type": "integer", "minimum": 1, "maximum": 16},
+        "id": {
+            "description": (
+                "The night's roster id of the player when the table chose the name from the "
+                "roster; absent from an MQTT message, and empty elsewhere, when it did not "
+                "(the hub then matches the name)."),
+            "anyOf": [ref("playerId"), {"const": ""}],
         },
-        "required": ["nights"],
-        "additionalProperties": False,
-    },
-    "exportGame": {
-        "description": (
-            "A finished game as export writes it: the hub's game (hubGame), its table's id "
-            "and name empty when the config names no [night] table, and the options it was "
-            "played with, which the hub is not sent."),
-        "type": "object",
-        "properties": {
-            "table": {"anyOf": [{"$ref": "#/$defs/tableId"}, {"const": ""}]},
-            "name": {"$ref": "#/$defs/text"},
-            "id": {"$ref": "#/$defs/gameId"},
-            "game": {"$ref": "#/$defs/name"},
-            "options": {"type": "object"},
-            "started": {"$ref": "#/$defs/time"},
-            "ended": {"$ref": "#/$defs/time"},
-            "night": {"$ref": "#/$defs/date"},
-            "players": {
-                "type": "array",
-                "minItems": 1,
-                "maxItems": 16,
-                "items": {"$ref": "#/$defs/result"},
-            },
-            "luck": {"type": "array", "maxItems": 16, "items": {"$ref": "#/$defs/luck"}},
-            "throws": {"type": "array", "maxItems": 1000, "items": {"$ref": "#/$defs/throw"}},
-            "starter": {"type": ["integer", "null"], "minimum": 0, "maximum": 16},
-        },
-        "required": [
-            "table",
-            "name",
-            "id",
-            "game",
-            "options",
-            "started",
-            "ended",
-            "night",
-            "players",
-        ],
-        "additionalProperties": False,
-    },
-    "result": {
-        "description": (
-            "A player's result in a finished game: seat 0 is the first player (P1); place 1 "
-            "is the winner, tied players share a place."),
-        "type": "object",
-        "properties": {
-            "seat": {"type": "integer", "minimum": 0, "maximum": 16},
-            "name": {"type": "string", "minLength": 1},
-            "score": {"$ref": "#/$defs/score"},
-            "place": {"type": "integer", "minimum": 1, "maximum": 16},
-            "id": {
-                "description": (
-                    "The night's roster id of the player when the table chose the name from "
-                    "the roster; absent from an MQTT message, and empty elsewhere, when it "
-                    "did not (the hub then matches the name)."),
-                "anyOf": [{"$ref": "#/$defs/playerId"}, {"const": ""}],
-            },
-        },
-        "required": ["seat", "name", "score", "place"],
-        "additionalProperties": False,
-    },
+    }, optional=["id"]),
 }
 
 
