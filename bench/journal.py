@@ -13,6 +13,12 @@
   of 50,000; each with the chain check and the replay. Goal: 2,500 actions <= 50 ms.
 - ``undo``: :meth:`Journal.undo` at 50,000 actions (from the nearest snapshot) beside the
   rules' own undo (a replay of the whole game).
+- ``open``: the daemon's open (``Journal.open(salvage=True)``) of a journal closed cleanly
+  (no ``-wal``) and of one as a power cut leaves it (its ``-wal`` of :data:`CUT_AFTER`
+  actions of a Tally game not yet checkpointed, and the ``-shm``, copied while the journal
+  was open), median of :data:`OPENS` CPU ms and wall ms each; beside it ``log_read_ms``, the
+  hand reading of that ``-wal`` (:func:`firmware_host.journal.wal.inspect`) alone, which
+  the open does only when SQLite did not replay the whole log.
 - ``stamp``: an action's time stamp by the journal's clock (the local offset looked up once a
   minute) beside ``datetime.now().astimezone()``, which looks it up every time; µs each.
 """
@@ -23,6 +29,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -38,6 +45,7 @@ from smoke import sized
 
 import games
 from firmware_host.journal import Journal, system_clock
+from firmware_host.journal.wal import inspect
 from games.centennial import Centennial
 from games.centerpoint import CenterPoint
 from games.core import GameState, Phase, Result, Roll
@@ -52,6 +60,8 @@ RESUME_ACTIONS = sized(2_500, 200)
 RESUMES = sized(5, 1)  # opened and resumed, each journal
 CENTERPOINT_SEEDS = sized(6, 1)
 STAMPS = sized(20_000, 100)
+OPENS = sized(20, 2)
+CUT_AFTER = 60  # commits in the log when the power is cut (a checkpoint every 64)
 
 
 class Tally(GameState[str]):
@@ -205,6 +215,54 @@ def undo(folder: Path) -> dict[str, Any]:
             "rules_undo_by_replay_ms_p50": round(replay_undo, 3)}
 
 
+def power_cut_copy(folder: Path) -> Path:
+    """A journal as a power cut leaves it: a game's last :data:`CUT_AFTER` commits in the
+    ``-wal`` alone (no checkpoint since), copied with the ``-shm`` while it is open."""
+    rng = random.Random(SEED)
+    source, cut = folder / "cut-source.sqlite3", folder / "cut.sqlite3"
+    with Journal.open(source, idle_checkpoint=3600) as journal:
+        game = tally(200, rng)
+        journal.start(game)
+        journal.wait_checkpointed()
+        for _ in range(CUT_AFTER):
+            journal.apply(game, Roll((rng.randint(1, 6),)))
+        for suffix in ("", "-wal", "-shm"):
+            shutil.copyfile(f"{source}{suffix}", f"{cut}{suffix}")
+    return cut
+
+
+def daemon_open(path: Path, into: list[Journal]) -> None:
+    into.append(Journal.open(path, salvage=True))
+
+
+def opening(folder: Path) -> dict[str, Any]:
+    """The daemon's open, of a journal closed cleanly and of one cut by a power cut."""
+    cut = power_cut_copy(folder)
+    clean = folder / "clean.sqlite3"
+    shutil.copyfile(cut, clean)
+    with Journal.open(clean):
+        pass  # folds the log in and removes it, as a clean stop does
+    found: dict[str, Any] = {"log_bytes": (folder / "cut.sqlite3-wal").stat().st_size}
+    for name, source in (("clean", clean), ("after_power_cut", cut)):
+        walls, cpus = [], []
+        for run in range(OPENS):
+            path = folder / f"open-{name}-{run}.sqlite3"
+            for suffix in ("", "-wal", "-shm"):
+                if Path(f"{source}{suffix}").exists():
+                    shutil.copyfile(f"{source}{suffix}", f"{path}{suffix}")
+            opened: list[Journal] = []
+            wall, cpu = timed(partial(daemon_open, path, opened))
+            assert not opened[0].problems, opened[0].problems
+            opened[0].close()
+            walls.append(wall)
+            cpus.append(cpu)
+        found[name] = {"cpu_ms_p50": round(statistics.median(cpus), 2),
+                       "wall_ms_p50": round(statistics.median(walls), 2)}
+    reads = [timed(lambda: inspect(cut, lambda: "never"))[1] for _ in range(OPENS)]
+    found["log_read_ms"] = round(statistics.median(reads), 2)
+    return found
+
+
 def stamp(runs: int = STAMPS) -> dict[str, float]:
     def each(make: Callable[[], datetime]) -> float:
         started = time.perf_counter()
@@ -229,6 +287,7 @@ def main() -> int:
         grown = growth(folder)
         resumed = resume(folder)
         undone = undo(folder)
+        opened = opening(folder)
     stamped = stamp()
     resume_ms = resumed[f"tally_{RESUME_ACTIONS}"]["open_and_resume_ms_p50"]
     print(json.dumps({
@@ -238,6 +297,7 @@ def main() -> int:
         "apply_growth": grown,
         "resume": resumed,
         "undo": undone,
+        "open": opened,
         "stamp": stamped,
         "goals": {
             f"apply_cpu_ratio_{SIZES[-1]}_to_{SIZES[0]}": {

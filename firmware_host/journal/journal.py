@@ -75,7 +75,14 @@ from firmware_host.journal.schema import (
 )
 from firmware_host.journal.snapshots import SNAPSHOT_EVERY, Snapshots
 from firmware_host.journal.threads import IDLE_CHECKPOINT_S, Checkpointer, LockWatch
-from firmware_host.journal.wal import LogDamage, Shown, aside_name, inspect, recover
+from firmware_host.journal.wal import (
+    LogDamage,
+    Shown,
+    aside_name,
+    inspect,
+    recover,
+    unreplayed,
+)
 from firmware_host.players import Player, clean, clean_id
 from games.core import GameState, Roll, Setup
 from games.errors import GameError, GameOverError
@@ -147,23 +154,30 @@ class Journal:
         ``salvage`` (the daemon): a file SQLite finds damaged is moved aside and every game
         in it that can be read and checked is copied into a new journal at ``path``
         (:mod:`~firmware_host.journal.salvage`); what happened is in :attr:`problems`.
-        Either way its log is read first, and actions SQLite would drop are recovered or
-        named (:mod:`~firmware_host.journal.wal`)."""
+        Either way actions SQLite would drop from its log are recovered or named
+        (:mod:`~firmware_host.journal.wal`): the log is read by hand when the file is
+        damaged or SQLite did not replay all of the log, before anything is written."""
         def stamp() -> str:  # for copies of damaged files, made only when there is damage
             return clock().strftime("%Y%m%dT%H%M%S")
 
         shown = Shown(path)
-        log_damage, last_shown = inspect(path, stamp), shown.read()
+        last_shown = shown.read()
+        looked: list[LogDamage | None] = []
+
+        def look() -> None:  # SQLite has read the file and its log, and found it sound
+            looked.append(inspect(path, stamp) if unreplayed(path) else None)
+
         try:
-            journal = cls._connect(path, "rwc", clock, idle_checkpoint)
+            journal = cls._connect(path, "rwc", clock, idle_checkpoint, look=look)
         except JournalError as err:
             if not salvage or err.failure is not Failure.DAMAGED:
                 raise
             damage = err.damage
         else:
-            journal._recover_log(log_damage, last_shown, shown, stamp)
+            journal._recover_log(looked[0] if looked else None, last_shown, shown, stamp)
             journal._the_table = salvage
             return journal
+        log_damage = inspect(path, stamp)  # nothing has written to the files as found
         aside = (log_damage.aside if log_damage is not None and log_damage.aside is not None
                  else aside_name(path, stamp))
         move_aside(path, aside)  # onto the copies the log's inspection made, if it did
@@ -240,13 +254,14 @@ class Journal:
 
     @classmethod
     def _connect(cls, path: Path, mode: str, clock: Clock, idle_checkpoint: float,
-                 strict: bool = True) -> Journal:
+                 strict: bool = True, look: Callable[[], None] | None = None) -> Journal:
         """Open the file; a damaged one is never written: it raises (``strict``), or is
         opened read-only. SQLite's word on the file comes first from a read-only look
         (:func:`~firmware_host.journal.salvage.first_look`), then, for a file to be written,
         from the connection that will write (it checks more: CHECK constraints) while
         another holds the file (:func:`~firmware_host.journal.salvage.holding`), so that
-        closing it over a damaged file folds nothing into it."""
+        closing it over a damaged file folds nothing into it. ``look`` is called once that
+        connection finds the file sound, before it writes anything."""
         if mode == "ro":
             return cls._reading(path, "ro", clock, None)
         check = first_look(path)
@@ -258,6 +273,8 @@ class Journal:
                         check = one_line(journal._db.execute("PRAGMA quick_check")
                                          .fetchone()[0])
                         if check == "ok":
+                            if look is not None:
+                                look()
                             journal._prepare()
                             return journal
                 except JournalError:

@@ -1,14 +1,19 @@
-"""The journal's write-ahead log read by hand before SQLite opens it: no action lost silently.
+"""The journal's write-ahead log read by hand when SQLite drops part of it: no action lost
+silently.
 
 SQLite replays the ``-wal`` up to the last commit before the first frame whose salts or
 cumulative checksum do not match, and silently drops the rest, whole transactions that were
 committed and shown included. One bad block on an SD card then takes every later action of
-the game in progress with it. So before the journal is opened, :func:`inspect` reads the log
-as SQLite's file format documents it (a 32-byte header, then frames: a 24-byte header and one
-page each; big-endian fields; checksums over 32-bit words in the byte order the magic number
-gives, each frame's seeded with the one before). A frame is *intact* when its salts match the
-header and its checksum, seeded with the checksum the frame before it stores, matches its
-own: that holds for the frames after a damaged one too, which SQLite no longer reads.
+the game in progress with it. So when the file is damaged, or SQLite's index of the log
+counts fewer frames than the log holds under its salts (:func:`unreplayed`, asked before
+anything is written), :func:`inspect` reads the log as SQLite's file format documents it
+(a 32-byte header, then frames: a 24-byte header and one page each; big-endian fields;
+checksums over 32-bit words in the byte order the magic number gives, each frame's seeded
+with the one before). A frame is *intact* when its salts match the header and its checksum,
+seeded with the checksum the frame before it stores, matches its own: that holds for the
+frames after a damaged one too, which SQLite no longer reads. A log SQLite replays whole (a
+pulled plug's) is not read again by hand: that reading costs about six times the rest of
+the open (``bench/journal.py``'s ``open``).
 
 When intact frames follow a bad one, the files are copied aside (``NAME.damaged-STAMP`` and
 its ``-wal``) and the actions rows in those frames' pages are kept as candidates. Once SQLite
@@ -253,6 +258,41 @@ def keep_copy(path: Path, stamp: Callable[[], str]) -> Path:
     if wal_path(path).exists():
         shutil.copy2(wal_path(path), wal_path(aside))
     return aside
+
+
+SHM_HEADER = 48  # the wal-index header, kept twice at the start of the -shm
+
+
+def unreplayed(path: Path) -> bool:
+    """Whether ``path``'s ``-wal`` may hold frames SQLite did not replay, so that it is to
+    be read by hand (:func:`inspect`): a frame under the log's own salts past the count
+    SQLite's wal-index gives (``mxFrame`` in the ``-shm``'s header, which SQLite writes as
+    it reads the log: https://www.sqlite.org/walformat.html). Asked once SQLite has read
+    the file, before anything is written; reads frame headers only, no checksum. True
+    whenever the index cannot say (no ``-shm``, its two header copies differing, another
+    log's salts): the log is then read by hand, as every open did."""
+    try:
+        data = wal_path(path).read_bytes()
+    except FileNotFoundError:
+        return False
+    if len(data) < WAL_HEADER:
+        return False
+    page_size, salts = struct.unpack(">I", data[8:12])[0], data[16:24]
+    if not 512 <= page_size <= 65536 or page_size & (page_size - 1):
+        return False  # no frames to read (:func:`read_log` reads none either)
+    try:
+        with open(path.with_name(path.name + "-shm"), "rb") as shm:
+            index = shm.read(2 * SHM_HEADER)
+    except OSError:
+        return True
+    if len(index) < 2 * SHM_HEADER or index[:SHM_HEADER] != index[SHM_HEADER:] or not index[12]:
+        return True
+    if index[32:40] != salts:  # aSalt, as the log's header holds it
+        return True
+    replayed = struct.unpack("=I", index[16:20])[0]  # mxFrame, in the machine's byte order
+    size = FRAME_HEADER + page_size
+    return any(data[offset:offset + 4] != bytes(4) and data[offset + 8:offset + 16] == salts
+               for offset in range(WAL_HEADER + replayed * size, len(data) - size + 1, size))
 
 
 def inspect(path: Path, stamp: Callable[[], str]) -> LogDamage | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from journal_helpers import FakeClock, new_game, play, register_highdie
 
 from firmware_host.daemon import damage_notice
 from firmware_host.journal import UNKNOWN_SOURCE, Journal, Problem, Throw, standings, threads
+from firmware_host.journal import journal as journal_module
 from firmware_host.journal.records import action_hash
 from firmware_host.journal.schema import MIGRATIONS
 from firmware_host.journal.threads import CHECKPOINT_WRITES, Checkpointer
@@ -462,6 +463,40 @@ def test_a_pulled_plug_alone_is_no_damage_and_a_lost_log_is_named(tmp_path: Path
     with Journal.open(again, FakeClock()) as journal:  # told once, not at every start
         assert journal.problems == []
     assert sorted(p.name for p in again.parent.glob("j.sqlite3.damaged-*")) == copies
+
+
+def test_the_log_is_read_by_hand_only_when_sqlite_did_not_replay_it_all(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pulled plug leaves a log SQLite replays whole: the open does not read it again by
+    hand, also when the ``-shm`` was lost with it (SQLite builds its index again from the
+    log). A bad frame with intact ones after it, and it does."""
+    read: list[Path] = []
+    real = journal_module.inspect
+    monkeypatch.setattr(journal_module, "inspect",
+                        lambda path, stamp: (read.append(path), real(path, stamp))[1])
+    original, played = killed(tmp_path)
+    log = read_log(wal_path(original).read_bytes())
+    assert log is not None and len(log.frames) > 10
+
+    def opened_again(name: str, change: Callable[[Path], None]) -> list[Problem]:
+        folder = tmp_path / name
+        folder.mkdir()
+        for made in original.parent.iterdir():
+            shutil.copy2(made, folder / made.name)
+        change(folder / original.name)
+        with Journal.open(folder / original.name, FakeClock(), salvage=True) as journal:
+            state = journal.resume()
+            assert state is not None and [str(a) for a in state.history] == played[GAME]
+            return journal.problems
+
+    assert opened_again("plug", lambda path: None) == [] and read == []
+    assert opened_again("no-index", lambda path: path.with_name(path.name + "-shm").unlink()) == []
+    assert read == []
+    page_size = len(log.frames[0].page)
+    problems = opened_again("bad-frame", lambda path: damage(wal_path(path), 3, page_size,
+                                                             "flip"))
+    assert read == [tmp_path / "bad-frame" / original.name]
+    assert "damaged at frame 4" in problems[0].text
 
 
 def test_the_screen_names_lost_actions_first() -> None:
