@@ -45,6 +45,7 @@ from smoke import sized  # noqa: E402
 
 from firmware_host.journal import Journal  # noqa: E402
 from firmware_host.night import follow, topics  # noqa: E402
+from firmware_host.night.published import record_beside  # noqa: E402
 from games.dalmatian import Dalmatian  # noqa: E402
 
 NIGHTS = sized("1,10,40", "1,2")
@@ -100,7 +101,7 @@ def point(folder: Path, nights: int, games: int, pool: list[Dalmatian],
     for action in actions[:PLAYED_BEFORE]:
         writer.apply(state, action)
     reader = Journal.open_reader(path)
-    tonight = follow.Tonight(follow.record_beside(path))
+    tonight = follow.Tonight(record_beside(path))
 
     def publish(keeping: follow.Tonight) -> follow.Snapshot:
         return follow.snapshot(reader, TABLE, NAME, clock.now, keeping)
@@ -112,7 +113,7 @@ def point(folder: Path, nights: int, games: int, pool: list[Dalmatian],
         spent = timed(lambda: publish(tonight), TRIES)
         cpu.append(spent[0])
         wall.append(spent[1])
-    restarted = timed(lambda: publish(follow.Tonight(follow.record_beside(path))))
+    restarted = timed(lambda: publish(follow.Tonight(record_beside(path))))
     snap = publish(tonight)
     reader.close()
     writer.close()

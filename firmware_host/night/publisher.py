@@ -31,8 +31,9 @@ import paho.mqtt.client as paho
 from firmware_host import next_round
 from firmware_host.journal import Journal
 from firmware_host.night import topics
-from firmware_host.night.follow import Snapshot, Tonight, record_beside, snapshot
+from firmware_host.night.follow import Snapshot, Tonight, snapshot
 from firmware_host.night.mqtt import Link
+from firmware_host.night.published import record_beside
 from firmware_host.night.signals import Stopping
 from firmware_host.players import Player, read_roster, roster_beside, write_roster
 

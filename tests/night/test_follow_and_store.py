@@ -19,7 +19,8 @@ from journal_helpers import FakeClock, HighDie, new_game, play, register_highdie
 from firmware_host.hub.store import Change, Store
 from firmware_host.journal import Journal, JournalError
 from firmware_host.night import follow, topics
-from firmware_host.night.follow import Snapshot, Tonight, record_beside, snapshot
+from firmware_host.night.follow import Snapshot, Tonight, snapshot
+from firmware_host.night.published import record_beside
 from firmware_host.night.topics import Cleared, Status
 from games.core import Phase
 
