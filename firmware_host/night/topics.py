@@ -539,7 +539,7 @@ def _object(payload: bytes, depth: int = MAX_DEPTH,
         data = json.loads(text, parse_float=_no_fraction, parse_constant=_no_fraction)
     except json.JSONDecodeError:
         raise BadMessage("not UTF-8 JSON") from None
-    if not isinstance(data, dict) or data.get("v") != VERSION:
+    if not isinstance(data, dict) or type(data.get("v")) is not int or data["v"] != VERSION:
         raise BadMessage(f"not a version {VERSION} object")
     return data
 

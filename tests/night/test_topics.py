@@ -105,6 +105,8 @@ def test_a_game_too_long_with_its_throws_is_sent_without_them() -> None:
     ("tc/table-2/status", b"maybe", "status must be"),
     ("tc/table-2/live", b"\xff{", "not UTF-8 JSON"),
     ("tc/table-2/live", b"[1]", "not a version 1 object"),
+    ("tc/table-2/live", topics.live_payload(LIVE).replace(b'"v":1', b'"v":true'),
+     "not a version 1 object"),  # true == 1 in Python, not in JSON
     ("tc/table-2/live", b'{"v": 1}', "players must be a list"),
     ("tc/table-2/live", topics.live_payload(LIVE).replace(b"[3,4,5]", b"[3,4,9]"),
      "dice must be numbers from 1 to 6"),
