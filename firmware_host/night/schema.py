@@ -21,8 +21,8 @@ from firmware_host.journal.played import Standing
 from firmware_host.night import topics
 from firmware_host.night.topics import (
     GAME_ID,
-    HIDDEN,
     MAX_NAME,
+    PRINTABLE,
     ROSTER_ID,
     SCORE,
     TABLE_ID,
@@ -326,7 +326,7 @@ def shared() -> dict[str, dict[str, Any]]:
         Standing.SCHEMA: records.schema(Standing),
         "text": {"description": ("Text a person could have typed: no control characters, line "
                                  "breaks or bidirectional overrides."),
-                 "type": "string", "maxLength": MAX_NAME, "pattern": f"^[^{HIDDEN}]*$"},
+                 "type": "string", "maxLength": MAX_NAME, "pattern": PRINTABLE},
         "name": {**ref("text"), "minLength": 1},
         "tableId": {"description": ("A table's id, made from its name (`Table 2` -> "
                                     "`table-2`): its MQTT user name and topic."),

@@ -144,6 +144,7 @@ class Status:
 # overrides and isolates that turn the text after them around
 HIDDEN = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 _HIDING = re.compile(f"[{HIDDEN}\ud800-\udfff]")
+PRINTABLE = f"^[^{HIDDEN}]*$"  # the schema's pattern of a text with none of them
 
 
 def _is_time(text: str) -> bool:
@@ -199,7 +200,7 @@ class Live:
     phase: str = rule(Text(_HIDING, MAX_NAME, choices=PHASES))
     dice: tuple[int, ...] = rule(Items(Int(1, 6), MAX_ITEMS))
     scores: tuple[int, ...] = rule(Items(SCORE, MAX_ITEMS))
-    last: str = rule(Text(_HIDING, MAX_LAST, ref="text", extra={"maxLength": MAX_LAST}))
+    last: str = rule(Text(_HIDING, MAX_LAST, extra={"pattern": PRINTABLE}))
     moves: int = rule(Int(0, 10**6))
     finished: tuple[int, ...] = rule(Items(GAME_ID, MAX_GAMES))  # every game id published
     at: str = rule(TIME)  # when the table committed the state (ISO 8601 with offset)
