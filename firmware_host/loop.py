@@ -195,6 +195,8 @@ class Loop:
 
     def _take_from_lanes(self) -> None:
         """Handle one device event, if one waits and the devices' share of time allows."""
+        if not any(self.lanes):
+            return
         start = self.clock()
         poll_due = any(due is not None and start >= due for due in self._due)  # buttons first
         if poll_due or start < self._lanes_free or self._stopping:

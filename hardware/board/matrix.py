@@ -156,6 +156,7 @@ class ReedMatrix:
         except BaseException:
             self.close()
             raise
+        self._cols_pins = [col.pin for col in self._cols]
         n_rows, n_cols = self.shape
         size = n_rows * n_cols
         self._cells = [(r, c) for r in range(n_rows) for c in range(n_cols)]
@@ -177,6 +178,11 @@ class ReedMatrix:
         self._watching = False  # idle, and a column's falling edge wakes the loop
         self._edged = False  # a column fell while watching: the next poll scans
         self._held_rows: list[int] = []  # the rows that held a piece when the matrix idled
+        # the patrol's looks: each held row's pin and its columns' expected levels, and the
+        # column pins those drives pull low (read again after the look)
+        self._looks: list[tuple[Any, tuple[bool, ...]]] = []
+        self._pulled: list[Any] = []
+        self._heard = False  # an edge of a column no drive pulls came during a look
         self._woke_at = -math.inf  # when the last change was first seen while idle
 
     def read(self) -> list[bool]:
@@ -266,6 +272,12 @@ class ReedMatrix:
                            if any(settled[r * n_cols:(r + 1) * n_cols])]
         for index, row in enumerate(self._rows):
             row.pin.state = index in self._held_rows
+        cols = self._cols_pins
+        self._looks = [(self._rows[r].pin, tuple(not settled[r * n_cols + c]
+                                                 for c in range(n_cols)))
+                       for r in self._held_rows]
+        self._pulled = [pin for c, pin in enumerate(cols)
+                        if any(not levels[c] for _pin, levels in self._looks)]
         self._idle_rows = True
         self._watching = self._waker is not None
         if self._watching and not self._edge_handlers:
@@ -278,25 +290,25 @@ class ReedMatrix:
     def _patrol_rows(self) -> bool:
         """Drive each row that holds a piece in turn, the free rows still driven: whether
         every column reads as the settled board says. A piece put on or lifted from that row,
-        or put on a free one, makes some column read otherwise.
+        or put on a free one, makes some column read otherwise. The first column found
+        otherwise ends the look: the scan that follows reads them all.
 
         The edges are ignored while a row is driven (the drive moves the columns itself), so
-        the columns are read once more after it, the edges armed again: a piece put on a free
-        row meanwhile is seen then, or its edge comes after.
+        the columns it pulled low are read once more after it, the edges armed again, and
+        every column if another's edge came meanwhile: a piece put on a free row then is
+        seen, or its edge comes after.
         """
-        settled = self._settled or []
-        n_cols = self.shape[1]
-        cols = [col.pin for col in self._cols]
-        self._watching = False
-        for r in self._held_rows:
-            pin = self._rows[r].pin
+        cols = self._cols_pins
+        self._watching = self._heard = False
+        for pin, levels in self._looks:
             pin.state = False
-            seen = [not col.state for col in cols]
+            for col, level in zip(cols, levels, strict=True):
+                if col.state != level:
+                    pin.state = True
+                    return False
             pin.state = True
-            if seen != settled[r * n_cols:(r + 1) * n_cols]:
-                return False
         self._watching = True
-        return all(col.state for col in cols)
+        return all(col.state for col in (cols if self._heard else self._pulled))
 
     @property
     def settling(self) -> bool:
@@ -343,8 +355,10 @@ class ReedMatrix:
         again because a callback can arrive after the level it reports has gone, as for the
         patrol's own drive of a row; a piece put down keeps its column low.
         """
-        if self._watching and self._waker is not None and not level \
-                and not self._cols[col].pin.state:
+        pin = self._cols_pins[col]
+        if not self._watching:  # during a look: the column is read after it unless pulled
+            self._heard = self._heard or (self._idle_rows and pin not in self._pulled)
+        elif self._waker is not None and not level and not pin.state:
             self._edged = True
             self._waker()
 

@@ -18,6 +18,7 @@ come from its own edge callbacks, are not held).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Mapping
@@ -42,6 +43,8 @@ class InputSet:
                  start_empty: bool = True) -> None:
         self.pin_map = pin_map
         self.waker = Waker(emit)
+        self._ticks = ticks
+        self._buttons_due: float | None = -math.inf  # when the buttons must be read next
         self._hands_seen = False  # the controls spoke since the last poll (the knob needs no poll)
         self._emit = emit
         self._waiting: list[Event] = []  # thrown or pressed while a piece settles
@@ -77,8 +80,12 @@ class InputSet:
         hands = self.waker.take() or self._hands_seen
         self._hands_seen = False
         self._board = board
-        due = earliest((self.matrix.poll(hands_seen=hands) if board else None,  # first: a piece
-                        self.dice.poll(), self.controls.poll()))  # landing holds the dice
+        board_due = self.matrix.poll(hands_seen=hands) if board else None  # first: a piece
+        # landing holds the dice. Without an edge, a wake-up before the buttons' time is the
+        # board's alone: each button would only say again when it is due
+        if hands or ((due := self._buttons_due) is not None and self._ticks() >= due):
+            self._buttons_due = earliest((self.dice.poll(), self.controls.poll()))
+        due = earliest((board_due, self._buttons_due))
         if self._waiting and not (board and self.matrix.settling):
             waiting, self._waiting = self._waiting, []
             for event in waiting:

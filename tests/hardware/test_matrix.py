@@ -442,6 +442,23 @@ def test_a_piece_put_on_a_free_row_during_the_patrol_is_still_seen() -> None:
     assert events == [CellChanged(5, 3, True)] and wakes.count == 0
 
 
+def test_a_piece_put_on_another_column_as_the_patrol_ends_its_look_is_seen_at_once() -> None:
+    matrix, board, events, clock, wakes = idle_rig((2, 3))
+    held = board._rows[2]
+    drive = held._change_state
+
+    def put_down_meanwhile(value: bool) -> bool:
+        if value and not board.magnets - {(2, 3)}:
+            board.place(5, 1)  # its column's edge comes while the row is still driven
+        return bool(drive(value))
+
+    held._change_state = put_down_meanwhile
+    clock.advance(0.02)
+    assert matrix.poll() == clock() + 0.005  # every column read again: scanning
+    run(matrix, clock, wakes, 0.2)
+    assert events == [CellChanged(5, 1, True)] and wakes.count == 0
+
+
 def test_an_edge_reported_after_its_level_is_gone_wakes_nothing() -> None:
     matrix, board, _events, clock, wakes = idle_rig((2, 3))
     matrix._edge(3, clock(), False)  # the patrol's own drive of row 2, delivered late
