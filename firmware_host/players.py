@@ -26,9 +26,11 @@ MAX_NAME = 64  # as the night's messages carry a name
 MAX_TYPED = 20  # letters typed at the table; a longer name comes from the roster
 MAX_ROSTER = 400  # players in the roster file the table reads
 ID = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?")  # the roster's ids
-# characters no name needs that can hide or disguise text, as the night refuses them
-_HIDING = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e"
-                     "\u2066-\u2069]")
+HIDDEN = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+"""Characters no name needs that can hide or disguise text, as the night refuses them
+everywhere: controls, Unicode's line breaks, and the bidirectional embeddings, overrides and
+isolates that turn the text after them around (as ranges of a character class)."""
+HIDING = re.compile(f"[{HIDDEN}\ud800-\udfff]")  # and lone surrogates: not writable as UTF-8
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ def clean(text: object) -> str | None:
     if not isinstance(text, str):
         return None
     name = text.strip()
-    if not name or len(name) > MAX_NAME or _HIDING.search(name) or not name.isprintable():
+    if not name or len(name) > MAX_NAME or HIDING.search(name) or not name.isprintable():
         return None
     return name
 

@@ -21,7 +21,6 @@ from firmware_host.journal.played import Standing
 from firmware_host.night import topics
 from firmware_host.night.topics import (
     GAME_ID,
-    MAX_NAME,
     PRINTABLE,
     ROSTER_ID,
     SCORE,
@@ -34,6 +33,7 @@ from firmware_host.night.topics import (
     Seating,
     ThrowText,
 )
+from firmware_host.players import MAX_NAME
 
 WIDTH = 100
 """The file's lines: a list or an object stays on one line when it fits."""

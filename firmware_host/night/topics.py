@@ -39,6 +39,7 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from firmware_host import records
+from firmware_host.players import HIDDEN, HIDING, MAX_NAME
 from firmware_host.players import ID as PLAYER_ID
 from firmware_host.records import Int, Items, Pattern, R, Refused, Rule, Text, rule
 from firmware_host.seating import table_label
@@ -47,7 +48,6 @@ from games.dalmatian_luck import line
 ROOT = "tc"
 VERSION = 1
 MAX_PAYLOAD = 16_384  # a 4-player game's result is under 1 kB; anything near this is wrong
-MAX_NAME = 64
 MAX_ITEMS = 16  # players, dice or scores in a message
 MAX_GAMES = 1000  # finished game ids a table lists in one night
 MAX_THROWS = 1000  # a 6-player Dalmatian of 24 rounds throws at most about 450 times
@@ -139,12 +139,7 @@ class Status:
     online: bool
 
 
-# Characters no name needs that can hide or disguise text: controls, lone surrogates (they
-# cannot be written back as UTF-8), line breaks of Unicode, and the bidirectional embeddings,
-# overrides and isolates that turn the text after them around
-HIDDEN = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-_HIDING = re.compile(f"[{HIDDEN}\ud800-\udfff]")
-PRINTABLE = f"^[^{HIDDEN}]*$"  # the schema's pattern of a text with none of them
+PRINTABLE = f"^[^{HIDDEN}]*$"  # the schema's pattern of a text none of players.HIDDEN hides
 
 
 def _is_time(text: str) -> bool:
@@ -163,11 +158,11 @@ def _is_date(text: str) -> bool:
     return True
 
 
-TEXT = Text(_HIDING, MAX_NAME, ref="text")
-NAME = Text(_HIDING, MAX_NAME, empty=False, ref="name")
-TIME = Text(_HIDING, 40, then=(_is_time, "{key} must be a time with its UTC offset"),
+TEXT = Text(HIDING, MAX_NAME, ref="text")
+NAME = Text(HIDING, MAX_NAME, empty=False, ref="name")
+TIME = Text(HIDING, 40, then=(_is_time, "{key} must be a time with its UTC offset"),
             ref="time")
-DATE = Text(_HIDING, MAX_NAME, then=(_is_date, "{key} must be a date"), ref="date")
+DATE = Text(HIDING, MAX_NAME, then=(_is_date, "{key} must be a date"), ref="date")
 TABLE_ID = Pattern(_ID, "{key} must be a table's id", ref="tableId")
 ROSTER_ID = Pattern(PLAYER_ID, "a player's id is 1 to 40 lower-case letters, digits and '-' "
                     "inside", ref="playerId")
@@ -197,10 +192,10 @@ class Live:
     game: str = rule(TEXT)
     players: tuple[str, ...] = rule(Items(NAME, MAX_ITEMS))
     turn: str = rule(TEXT)  # whose turn, '' when over or idle
-    phase: str = rule(Text(_HIDING, MAX_NAME, choices=PHASES))
+    phase: str = rule(Text(HIDING, MAX_NAME, choices=PHASES))
     dice: tuple[int, ...] = rule(Items(Int(1, 6), MAX_ITEMS))
     scores: tuple[int, ...] = rule(Items(SCORE, MAX_ITEMS))
-    last: str = rule(Text(_HIDING, MAX_LAST, extra={"pattern": PRINTABLE}))
+    last: str = rule(Text(HIDING, MAX_LAST, extra={"pattern": PRINTABLE}))
     moves: int = rule(Int(0, 10**6))
     finished: tuple[int, ...] = rule(Items(GAME_ID, MAX_GAMES))  # every game id published
     at: str = rule(TIME)  # when the table committed the state (ISO 8601 with offset)
@@ -266,7 +261,7 @@ class Thrown:
         "unknown for a throw journaled before sources were) and the dice.")
 
     seat: int = rule(SEAT)
-    source: str = rule(Text(_HIDING, MAX_NAME, choices=THROW_SOURCES))
+    source: str = rule(Text(HIDING, MAX_NAME, choices=THROW_SOURCES))
     dice: tuple[int, ...] = rule(Items(Int(1, 6), MAX_ITEMS, least=1))
 
     def __str__(self) -> str:
