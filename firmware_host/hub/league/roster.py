@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,16 +30,14 @@ from typing import Any
 import tomli_w
 from anyascii import anyascii
 
-from firmware_host.players import ID
+from firmware_host.players import HIDING, ID, MAX_NAME
 from hardware.tomlfile import TomlFileError
 from hardware.tomlfile import load as load_toml
+from hardware.tomlreader import TomlReader
 
-MAX_NAME = 64  # as a name in a table's message
 MAX_ALIASES = 64
 MAX_PLAYERS = 10_000
 _NOT_WORD = re.compile(r"[\W_]+")
-# what no name needs, as the hub refuses it in a table's message
-_HIDING = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 HEADER = """\
 # The game night's players, as the hub knows them across tables and nights.
 # A table's name for a player is matched to an entry's id, name or aliases after case,
@@ -161,42 +159,50 @@ def read(path: Path) -> Roster:
 
 
 def roster_from(data: Mapping[str, Any]) -> Roster:
-    unknown = sorted(set(data) - {"players"})
-    if unknown:
-        raise RosterError(f"{unknown[0]}: not a roster key; the file has [players.ID] "
-                          "tables only")
-    players = data.get("players", {})
-    if not isinstance(players, dict):
-        raise RosterError("players: write each player as a table, [players.ID]")
+    reader = _Reader()
+    reader.known(data, (), ("players",), say="not a roster key; the file has [players.ID] "
+                 "tables only")
+    players = reader.table(data, ("players",))
     if len(players) > MAX_PLAYERS:
-        raise RosterError(f"players: more than {MAX_PLAYERS:,}; is it the right file?")
-    return Roster.of(_person(key, entry) for key, entry in players.items())
+        raise reader.fail(("players",), f"more than {MAX_PLAYERS:,}; is it the right file?")
+    return Roster.of(reader.person(players, key) for key in players)
 
 
-def _person(key: str, entry: Any) -> Person:
-    where = f"players.{key}"
-    if not ID.fullmatch(key):
-        raise RosterError(f"{where}: an id is 1 to 40 lower-case letters, digits and '-' "
-                          'inside, e.g. [players.chris]')
-    if not isinstance(entry, dict):
-        raise RosterError(f"{where}: write it as a table with name = \"...\"")
-    unknown = sorted(set(entry) - {"name", "aliases"})
-    if unknown:
-        raise RosterError(f"{where}.{unknown[0]}: not a player's key; use name and aliases")
-    aliases = entry.get("aliases", [])
-    if not isinstance(aliases, list) or len(aliases) > MAX_ALIASES:
-        raise RosterError(f"{where}.aliases: a list of up to {MAX_ALIASES} names, "
-                          'e.g. aliases = ["Chris"]')
-    return Person(key, _name(entry.get("name"), f"{where}.name"),
-                  tuple(_name(alias, f"{where}.aliases") for alias in aliases))
+class _Reader(TomlReader):
+    """The roster file's reads; a problem names its key (``players.chris.name``)."""
 
+    sort_unknown = True
 
-def _name(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME or (
-            _HIDING.search(value)):
-        raise RosterError(f"{where}: a name of 1 to {MAX_NAME} printable characters, "
-                          'in quotes, e.g. "Christopher"')
-    return value
+    def fail(self, keys: tuple[str, ...], problem: str) -> RosterError:
+        return RosterError(f"{'.'.join(keys)}: {problem}")
+
+    def unknown(self, keys: tuple[str, ...], key: str, allowed: Collection[str]) -> str:
+        return "not a player's key; use name and aliases"
+
+    def not_table(self, keys: tuple[str, ...], value: Any) -> str:
+        if len(keys) == 1:
+            return "write each player as a table, [players.ID]"
+        return 'write it as a table with name = "..."'
+
+    def person(self, players: Mapping[str, Any], key: str) -> Person:
+        keys = ("players", key)
+        if not ID.fullmatch(key):
+            raise self.fail(keys, "an id is 1 to 40 lower-case letters, digits and '-' "
+                            "inside, e.g. [players.chris]")
+        entry = self.table(players, keys, ("name", "aliases"))
+        aliases = self.value(entry, (*keys, "aliases"), list, [],
+                             lambda found: None if len(found) <= MAX_ALIASES else "",
+                             say=lambda _: f"a list of up to {MAX_ALIASES} names, "
+                             'e.g. aliases = ["Chris"]')
+        return Person(key, self.name(entry.get("name"), (*keys, "name")),
+                      tuple(self.name(alias, (*keys, "aliases")) for alias in aliases))
+
+    def name(self, value: Any, keys: tuple[str, ...]) -> str:
+        if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME \
+                or HIDING.search(value):
+            raise self.fail(keys, f"a name of 1 to {MAX_NAME} printable characters, in "
+                            'quotes, e.g. "Christopher"')
+        return value
 
 
 @dataclass
