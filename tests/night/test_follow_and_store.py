@@ -196,6 +196,8 @@ class Followed:
             self.tonight = Tonight(self.record)
         elif what == "tear" and self.record.path.exists():
             self.record.path.write_bytes(self.record.path.read_bytes()[:300])
+        elif what == "remove":
+            self.record.path.unlink(missing_ok=True)
 
     def published(self) -> Snapshot:
         return snapshot(self.reader, TABLE, NAME, self.clock.now, self.tonight)
@@ -210,10 +212,10 @@ class Followed:
         return self.published(), self.whole()
 
 
-STEPS = ("win", "start", "undo", "bank", "roll", "night", "back", "restart", "tear")
+STEPS = ("win", "start", "undo", "bank", "roll", "night", "back", "restart", "tear", "remove")
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.lists(st.sampled_from(STEPS), max_size=40))
 def test_the_publisher_reading_only_what_changed_sends_what_a_whole_read_does(
         steps: list[str]) -> None:
@@ -223,6 +225,21 @@ def test_the_publisher_reading_only_what_changed_sends_what_a_whole_read_does(
             table.step(step)
             kept, whole = table.both()
             assert kept == whole, step
+
+
+@pytest.mark.parametrize("steps", [
+    ("win", "tear", "win", "win", "restart"),  # a record torn, then written again whole
+    ("win", "remove", "win", "restart"),  # a record removed while the publisher runs
+    ("win", "win", "night", "win", "restart", "back", "win", "restart"),
+    ("win", "undo", "restart", "bank", "win", "restart"),
+])
+def test_the_publisher_sends_what_a_whole_read_does_after_these_steps(
+        tmp_path: Path, steps: tuple[str, ...]) -> None:
+    table = Followed(tmp_path)
+    for step in steps:
+        table.step(step)
+        kept, whole = table.both()
+        assert kept == whole, step
 
 
 def test_a_restarted_publisher_reads_only_the_games_since_its_record(
