@@ -13,7 +13,7 @@ from unittest.mock import patch
 from smoke import sized
 
 from firmware_host import seating
-from firmware_host.seating import Night, Proposal, SeatingError, Table, propose
+from firmware_host.seating import Night, Proposal, RoundTable, SeatingError, propose
 from games import REGISTRY, game_class
 
 PLAYERS, TABLES, PAST_ROUNDS = 60, 15, 12
@@ -31,14 +31,15 @@ def big_night(rng: random.Random) -> Night:
         rng.shuffle(names)
         rounds.append(tuple(tuple(names[i:i + 4]) for i in range(0, PLAYERS, 4)))
     apart = tuple((names[i], names[i + 1]) for i in range(0, 10, 2))
-    return Night(tuple(names), tuple(Table(str(i + 1), games[i % len(games)])
+    return Night(tuple(names), tuple(RoundTable(str(i + 1), games[i % len(games)])
                                      for i in range(TABLES)),
                  tuple(rounds), apart, {n: rng.randint(1000, 2000) for n in names})
 
 
 def small_night(rng: random.Random) -> Night:
     names = [f"P{i}" for i in range(rng.randint(2, 12))]
-    tables = tuple(Table(str(i + 1), rng.choice(list(REGISTRY))) for i in range(rng.randint(1, 4)))
+    tables = tuple(RoundTable(str(i + 1), rng.choice(list(REGISTRY)))
+                   for i in range(rng.randint(1, 4)))
     rounds = tuple(tuple(tuple(p for p in names if rng.random() < 0.4) for _ in range(3))
                    for _ in range(rng.randint(0, 3)))
     apart = tuple((rng.choice(names), rng.choice(names)) for _ in range(rng.randint(0, 3)))
@@ -70,7 +71,7 @@ def swap_search_worse(rng: random.Random) -> int:
     for seed in range(COMPARED):
         rounds = tuple(tuple(tuple(p for p in names if rng.random() < 0.4) for _ in range(3))
                        for _ in range(6))
-        night = Night(tuple(names), tuple(Table(str(i), "centerpoint") for i in range(3)),
+        night = Night(tuple(names), tuple(RoundTable(str(i), "centerpoint") for i in range(3)),
                       rounds)
         swapped = propose(night, seed)
         with patch.object(seating, "EXACT_LIMIT", 10**6):

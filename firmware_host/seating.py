@@ -48,7 +48,9 @@ def table_label(name: str) -> str:
 
 
 @dataclass(frozen=True)
-class Table:
+class RoundTable:
+    """A table of the round to seat, as the host wrote it: its name ("3") and its game."""
+
     name: str
     game: str
 
@@ -59,7 +61,7 @@ class Night:
     groups that played together (players no longer present may appear in them)."""
 
     players: tuple[str, ...]
-    tables: tuple[Table, ...]
+    tables: tuple[RoundTable, ...]
     rounds: tuple[tuple[tuple[str, ...], ...], ...] = ()
     apart: tuple[tuple[str, str], ...] = ()
     ratings: Mapping[str, float] = field(default_factory=dict)
@@ -67,7 +69,7 @@ class Night:
 
 @dataclass(frozen=True)
 class TableSeating:
-    table: Table
+    table: RoundTable
     title: str  # the game's title
     players: tuple[str, ...]  # in seat order
     sides: tuple[int, ...]  # each seat's side; team mates share one
@@ -210,7 +212,7 @@ def _check(night: Night, players: list[str]) -> None:
                                "give no ratings")
 
 
-def _counts(table: Table) -> tuple[str, int, int]:
+def _counts(table: RoundTable) -> tuple[str, int, int]:
     try:
         cls = game_class(table.game)
     except UnknownGameError as err:
@@ -249,7 +251,7 @@ def size_choices(players: int, ranges: Sequence[tuple[int, int]]
                                       (*key, -size), total))
 
 
-def _no_sizes(players: int, tables: Sequence[Table], ranges: Sequence[tuple[str, int, int]]
+def _no_sizes(players: int, tables: Sequence[RoundTable], ranges: Sequence[tuple[str, int, int]]
               ) -> str:
     seats = sum(hi for _, _, hi in ranges)
     shown = ", ".join(f"table {t.name} {title} {lo}" + (f"-{hi}" if hi != lo else "")
@@ -381,7 +383,7 @@ def _swap_search(weights: _Weights, order: list[int], sizes: tuple[int, ...],
     return best_groups
 
 
-def _seat(table: Table, names: list[str], ratings: Mapping[str, float]
+def _seat(table: RoundTable, names: list[str], ratings: Mapping[str, float]
           ) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """Seat order and sides at ``table``: in a team game, the partners with the closest
     rating sums (alphabetical seats otherwise)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from firmware_host.journal import places
 from games.core import GameState
 
 
@@ -113,3 +114,15 @@ class NoticeView:
 
 
 View = GameView | MenuView | DiceEntryView | KeyboardView | BoardFixView | NoticeView
+
+
+def game_over_notice(game: GameState[Any], url: str) -> NoticeView:
+    """A finished game's players and scores, the winner first, beside the QR code of its
+    page on the hub, where the players find it with its "Add to BG Stats" link. (Beside the
+    code a line has 10 characters: the order says the places.)"""
+    result = game.result()
+    assert result is not None
+    placed = places(result)
+    order = sorted(placed, key=lambda seat: (placed[seat], seat))
+    lines = tuple(f"{game.name(seat)} {result.scores[seat]}" for seat in order)
+    return NoticeView("Game over", lines, qr=url)

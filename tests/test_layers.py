@@ -1,9 +1,12 @@
 """The house's layers: imports run one way, and no folder grows into a flat room again.
 
 ``games`` imports nothing of ours; ``hardware`` imports neither ``games`` nor ``firmware_host``;
-the daemon's core (everything in ``firmware_host`` but ``commands/``, ``sim/`` and ``cli.py``)
-imports neither ``commands/`` nor ``sim/``, and the simulator does not import ``commands/``.
-Every import counts, also those inside functions.
+the table's side (everything in ``firmware_host`` but ``hub/``, ``commands/``, ``sim/`` and
+``cli.py``) imports none of those, the simulator neither ``commands/`` nor the hub, and the
+night's hub (``hub/``, its league within) neither ``commands/`` nor ``sim/``: the table's
+programs run without the hub's code, which reads the wire through ``night.topics``. No two
+packages beside each other import each other, whichever way the imports go (the one folder
+still imports the other). Every import counts, also those inside functions.
 """
 
 from __future__ import annotations
@@ -54,10 +57,12 @@ def forbidden_for(module: str) -> tuple[str, ...]:
     if top == "hardware":
         return ("games", "firmware_host")
     if module.startswith("firmware_host.sim"):
-        return ("firmware_host.commands", "firmware_host.cli")
+        return ("firmware_host.commands", "firmware_host.cli", "firmware_host.hub")
     if module.startswith(("firmware_host.commands", "firmware_host.cli")):
         return ()
-    return ("firmware_host.commands", "firmware_host.sim", "firmware_host.cli")
+    if module.startswith("firmware_host.hub"):
+        return ("firmware_host.commands", "firmware_host.sim", "firmware_host.cli")
+    return ("firmware_host.commands", "firmware_host.sim", "firmware_host.cli", "firmware_host.hub")
 
 
 def layer_violations(root: Path) -> list[str]:
@@ -70,6 +75,38 @@ def layer_violations(root: Path) -> list[str]:
                     if imported == layer or imported.startswith(layer + "."):
                         problems.append(f"{module} imports {imported} (a layer above it)")
     return problems
+
+
+def is_package(name: str, root: Path) -> bool:
+    folder = root / name.replace(".", "/")
+    return name in PACKAGES or (folder / "__init__.py").is_file()
+
+
+def packages_apart(module: str, imported: str, root: Path) -> tuple[str, str] | None:
+    """The two packages beside each other (one parent) that hold ``module`` and ``imported``,
+    if they are in two such packages: ``firmware_host.night`` and ``firmware_host.hub`` for
+    ``firmware_host.night.publisher`` importing ``firmware_host.hub.store.Store``."""
+    ours, theirs = module.split("."), imported.split(".")
+    for depth, (mine, other) in enumerate(zip(ours, theirs, strict=False)):
+        if mine != other:
+            one, two = ".".join(ours[:depth + 1]), ".".join(theirs[:depth + 1])
+            if is_package(one, root) and is_package(two, root):
+                return one, two
+            return None
+    return None
+
+
+def packages_importing_each_other(root: Path) -> list[str]:
+    first: dict[tuple[str, str], str] = {}  # (importer, imported) -> the first import seen
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            module = module_name(path, root)
+            for imported in sorted(imports_of(path, root)):
+                pair = packages_apart(module, imported, root)
+                if pair is not None:
+                    first.setdefault(pair, f"{module} imports {imported}")
+    return [f"{one} and {two} import each other: {first[one, two]}, {first[two, one]}"
+            for one, two in sorted(first) if one < two and (two, one) in first]
 
 
 def crowded_folders(root: Path) -> list[str]:
@@ -87,6 +124,10 @@ def test_no_module_imports_from_a_layer_above_it() -> None:
     assert layer_violations(ROOT) == []
 
 
+def test_no_two_packages_import_each_other() -> None:
+    assert packages_importing_each_other(ROOT) == []
+
+
 def test_no_folder_holds_more_than_twenty_modules() -> None:
     assert crowded_folders(ROOT) == []
 
@@ -102,6 +143,12 @@ def test_no_folder_holds_more_than_twenty_modules() -> None:
      "firmware_host.screens.menu imports firmware_host.sim (a layer above it)"),
     ("firmware_host/sim/keys.py", "from firmware_host import commands\n",
      "firmware_host.sim.keys imports firmware_host.commands (a layer above it)"),
+    ("firmware_host/night/publisher.py", "from firmware_host.hub.store import Store\n",
+     "firmware_host.night.publisher imports firmware_host.hub.store (a layer above it)"),
+    ("firmware_host/config.py", "def f():\n    from .hub import league\n",
+     "firmware_host.config imports firmware_host.hub (a layer above it)"),
+    ("firmware_host/hub/tv.py", "from firmware_host.sim import keys\n",
+     "firmware_host.hub.tv imports firmware_host.sim (a layer above it)"),
 ])
 def test_a_planted_upward_import_is_caught(tmp_path: Path, where: str, source: str,
                                            expected: str) -> None:
@@ -130,3 +177,37 @@ def test_a_crowded_folder_is_caught(tmp_path: Path) -> None:
     for n in range(MAX_MODULES + 1):
         (tmp_path / "hardware" / f"part{n}.py").write_text("")
     assert crowded_folders(tmp_path) == [f"hardware/ holds {MAX_MODULES + 1} modules (at most 20)"]
+
+
+def _packages(root: Path, *names: str) -> None:
+    for name in names:
+        folder = root / name.replace(".", "/")
+        folder.mkdir(parents=True, exist_ok=True)
+        if "." in name:
+            (folder / "__init__.py").write_text("")
+
+
+def test_two_packages_importing_each_other_are_caught(tmp_path: Path) -> None:
+    _packages(tmp_path, *PACKAGES, "firmware_host.hub", "firmware_host.hub.league",
+              "firmware_host.night")
+    (tmp_path / "firmware_host" / "night" / "topics.py").write_text("")
+    (tmp_path / "firmware_host" / "hub" / "league" / "ratings.py").write_text(
+        "from firmware_host.night.topics import Game\n")
+    assert packages_importing_each_other(tmp_path) == []  # one way is the way it should be
+    (tmp_path / "firmware_host" / "night" / "follow.py").write_text(
+        "def f():\n    from ..hub.league import ratings\n")
+    assert packages_importing_each_other(tmp_path) == [
+        "firmware_host.hub and firmware_host.night import each other: "
+        "firmware_host.hub.league.ratings imports firmware_host.night.topics, "
+        "firmware_host.night.follow imports firmware_host.hub.league"]
+
+
+def test_a_package_may_import_the_modules_of_its_own_parent(tmp_path: Path) -> None:
+    """The parent's modules wire its packages together (``firmware_host.daemon`` imports the
+    referee, which imports ``firmware_host.players``): a parent is not beside its packages."""
+    _packages(tmp_path, *PACKAGES, "firmware_host.referee")
+    (tmp_path / "firmware_host" / "players.py").write_text("")
+    (tmp_path / "firmware_host" / "daemon.py").write_text("from .referee import core\n")
+    (tmp_path / "firmware_host" / "referee" / "core.py").write_text(
+        "from firmware_host.players import Player\n")
+    assert packages_importing_each_other(tmp_path) == []

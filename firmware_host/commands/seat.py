@@ -1,7 +1,7 @@
 """``table-companion seat FILE``: propose the next round's seating from a small TOML file.
 
 With ``--hub URL|FILE`` the night's past rounds (who played whom in each finished game) and
-the players' ratings come from the hub (:mod:`firmware_host.hub.league.met`), added to what the
+the players' ratings come from the hub (:mod:`firmware_host.hub.met`), added to what the
 file says.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 from firmware_host.commands import Subparsers, add_command, add_json_flag
 from firmware_host.commands.hub import ROSTER
 from firmware_host.errors import UsageError
-from firmware_host.hub.league import met
+from firmware_host.hub import met
 from firmware_host.hub.league.ratings import TARGET
 from firmware_host.hub.league.roster import RosterError
 from firmware_host.hub.league.roster import read as read_roster
@@ -29,7 +29,7 @@ from firmware_host.night import topics
 from firmware_host.night.credentials import read_secret
 from firmware_host.night.mqtt import NotSent, send_once
 from firmware_host.night.topics import SeatedTable, Seating, seating_payload
-from firmware_host.seating import Night, Proposal, Table, propose
+from firmware_host.seating import Night, Proposal, RoundTable, propose
 from hardware.tomlfile import TomlFileError
 from hardware.tomlfile import load as load_toml
 from hardware.tomlreader import TomlReader
@@ -217,7 +217,7 @@ def night_from(data: Mapping[str, Any]) -> Night:
             raise reader.fail(keys, f"name {name!r} is not a name; write e.g. name = \"3\"")
         if not isinstance(game, str):
             raise reader.fail(keys, f"game {game!r} is not a game's name")
-        table_list.append(Table(str(name).strip(), game))
+        table_list.append(RoundTable(str(name).strip(), game))
     rounds = reader.value(data, ("rounds",), list, [], say=lambda _: "not a list of rounds")
     round_list = []
     for number, round_ in enumerate(rounds, 1):

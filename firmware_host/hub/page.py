@@ -25,7 +25,7 @@ from firmware_host.hub.league.fairness import (
 )
 from firmware_host.hub.league.league import Counts
 from firmware_host.hub.markup import EMPTY, Html, join, render
-from firmware_host.hub.store import Night, NightSummary, Table
+from firmware_host.hub.store import HeardTable, Night, NightSummary
 from firmware_host.journal import Standing
 from firmware_host.night.results import csv_text, night_record
 from firmware_host.night.topics import Game, SeatedTable, moment
@@ -417,7 +417,7 @@ def results(night: Night) -> dict[str, Html]:
             "spotlight": spotlight(night)}
 
 
-def card(table: Table, hidden: bool = False) -> Html:
+def card(table: HeardTable, hidden: bool = False) -> Html:
     """One table: its game, whose turn, the dice, the scores, online or not (``hidden``: on
     another of the TV's pages)."""
     live = table.live

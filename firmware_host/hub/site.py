@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from urllib.parse import unquote
 
-from firmware_host.hub import page, urls
-from firmware_host.hub.league import pages
+from firmware_host.hub import league_pages, page, urls
 from firmware_host.hub.league.league import (
     Dice,
     Key,
@@ -192,9 +191,9 @@ class Site:
         if path == urls.PLAYERS:
             return Reply(self._players(), HTML)
         if path == urls.LEAGUE_JSON:
-            return Reply(_json(pages.league_json(self.league())), JSON)
+            return Reply(_json(league_pages.league_json(self.league())), JSON)
         if path == urls.LEAGUE_CSV:
-            return download(pages.league_csv(self.league()), CSV, "league.csv")
+            return download(league_pages.league_csv(self.league()), CSV, "league.csv")
         if path.startswith(urls.PLAYERS + "/"):
             return self._player(unquote(path.removeprefix(urls.PLAYERS + "/")))
         return None
@@ -206,7 +205,7 @@ class Site:
         with self._reading:  # one build at a time, of the league as of its version
             if self._players_page[0] != self._league_version:
                 self._players_page = (self._league_version,
-                                      pages.players_page(self._league).encode())
+                                      league_pages.players_page(self._league).encode())
             return self._players_page[1]
 
     def _player(self, rest: str) -> Reply | None:
@@ -217,8 +216,8 @@ class Site:
         if player is None:
             return None
         if rest.endswith(".json"):
-            return Reply(_json(pages.player_json(player, league)), JSON)
-        return Reply(pages.player_page(player, league).encode(), HTML)
+            return Reply(_json(league_pages.player_json(player, league)), JSON)
+        return Reply(league_pages.player_page(player, league).encode(), HTML)
 
     def _short(self, path: str) -> Reply | None:
         """The game a table's QR code names, by its short address: the latest to end, should

@@ -83,7 +83,10 @@ OLD_GAMES = ("INSERT OR IGNORE INTO played SELECT json_extract(payload, '$.night
 
 
 @dataclass
-class Table:
+class HeardTable:
+    """A table as the hub last heard it (online or not, its live game, how long it has been
+    quiet): what its card on the page shows."""
+
     id: str
     online: bool = False
     live: Live | None = None
@@ -109,7 +112,7 @@ class Night:
     to the broker ('' when nothing is)."""
 
     night: str
-    tables: tuple[Table, ...]
+    tables: tuple[HeardTable, ...]
     games: tuple[Game, ...]
     standings: tuple[Standing, ...]
     trouble: str = ""
@@ -131,7 +134,7 @@ class Store:
     """Every night in ``db``; :meth:`apply` says whether a message changed anything."""
 
     db: sqlite3.Connection
-    tables: dict[str, Table] = field(default_factory=dict)
+    tables: dict[str, HeardTable] = field(default_factory=dict)
     latest: str = ""  # the latest night the hub holds a game in: the open one
     # the latest night's games, by table id and game id (a table's live state touches its own)
     games: dict[str, dict[int, Game]] = field(default_factory=dict)
@@ -173,7 +176,7 @@ class Store:
         store = cls(db)
         for table_id, online, live in db.execute("SELECT id, online, live FROM tables"):
             parsed = _kept(topics.live_topic(table_id), live) if live else None
-            store.tables[table_id] = Table(table_id, bool(online),
+            store.tables[table_id] = HeardTable(table_id, bool(online),
                                            parsed if isinstance(parsed, Live) else None)
         store._load_latest()
         (store.removed_seq,) = db.execute("SELECT coalesce(max(seq), 0) FROM removed"
@@ -205,7 +208,7 @@ class Store:
                     self.db.execute("DELETE FROM seating")
                 return Change(seating=True)
             self.heard[message.table] = self.clock()
-            table = self.tables.get(message.table) or Table(message.table)
+            table = self.tables.get(message.table) or HeardTable(message.table)
             card = results = False
             match message:
                 case Status(online=online):
@@ -260,7 +263,7 @@ class Store:
             self.db.execute("UPDATE tables SET online = 0")
             return were
 
-    def _live(self, table: Table, live: Live) -> tuple[bool, bool]:
+    def _live(self, table: HeardTable, live: Live) -> tuple[bool, bool]:
         """The live state taken in (unless older than the one held); the latest night's
         games it does not list are dropped. Whether the card and the results changed."""
         if table.live is not None and moment(live.at) < moment(table.live.at):
@@ -275,7 +278,7 @@ class Store:
             dropped |= self._drop(table.id, game_id)
         return card, dropped or self._shown(table) != shown
 
-    def _shown(self, table: Table) -> dict[int, Game]:
+    def _shown(self, table: HeardTable) -> dict[int, Game]:
         """The latest night's games of ``table`` that its live state lists (every one it
         holds, once the night is closed)."""
         held = self.games.get(table.id, {})
@@ -284,7 +287,7 @@ class Store:
         listed = () if table.live is None else table.live.finished
         return {game_id: game for game_id, game in held.items() if game_id in listed}
 
-    def _game(self, table: Table, game: Game) -> bool:
+    def _game(self, table: HeardTable, game: Game) -> bool:
         """Kept; a change of the results once the table's live state lists it (or at once
         in an older night, which takes only games it does not hold). OverBound for a game
         of a closed night the store does not hold as it is, or past a bound of its table's."""
@@ -376,15 +379,15 @@ class Store:
         return self.db.execute(
             f"SELECT table_id, game_id, payload FROM played WHERE {where}", values).fetchall()
 
-    def table(self, table_id: str) -> Table | None:
+    def table(self, table_id: str) -> HeardTable | None:
         """A copy of one table as it is now."""
         with self.lock:
             table = self.tables.get(table_id)
             return None if table is None else self._copy(table)
 
-    def _copy(self, table: Table) -> Table:
+    def _copy(self, table: HeardTable) -> HeardTable:
         quiet = self.clock() - self.heard.get(table.id, self.clock())
-        return Table(table.id, table.online, table.live,
+        return HeardTable(table.id, table.online, table.live,
                      int(quiet) if quiet >= self.quiet_after else None)
 
     def quiet(self) -> set[str]:
@@ -433,7 +436,7 @@ class Store:
         if night != self.latest:
             return self._read("night = ?", night, each=each)
         tables = (self.tables.values() if self._open() else
-                  [self.tables.get(i) or Table(i) for i in self.games])
+                  [self.tables.get(i) or HeardTable(i) for i in self.games])
         shown = [each(game) if each else game
                  for table in tables for game in self._shown(table).values()]
         return sorted(shown, key=lambda g: moment(g.ended))
@@ -524,7 +527,7 @@ class Store:
         """One finished game as the pages show it, or None."""
         with self.lock:
             if night == self.latest:
-                table = self.tables.get(table_id) or Table(table_id)
+                table = self.tables.get(table_id) or HeardTable(table_id)
                 return self._shown(table).get(game_id)
             return next(iter(self._read("night = ? AND table_id = ? AND game_id = ?",
                                         night, table_id, game_id)), None)
@@ -570,17 +573,17 @@ def _kept(topic: str, payload: bytes) -> Message | None:
         return None
 
 
-def _name(table: Table) -> str:
+def _name(table: HeardTable) -> str:
     return table.live.name if table.live is not None else table.id
 
 
-def _shown_order(table: Table) -> list[tuple[int, str]]:
+def _shown_order(table: HeardTable) -> list[tuple[int, str]]:
     """Tables by name as people count them: "Table 2" before "Table 10", case aside."""
     return [(int(run), "") if run.isdigit() else (-1, run)
             for run in re.findall(r"\d+|\D+", _name(table).lower())]
 
 
-def _playing(table: Table) -> bool:
+def _playing(table: HeardTable) -> bool:
     """Whether ``table``'s live state is a game in play."""
     return table.live is not None and table.live.phase in PLAYING
 

@@ -12,7 +12,7 @@ from functools import partial
 from typing import Any, Protocol
 
 from firmware_host.config import NightConfig
-from firmware_host.journal import Journal, places, standings
+from firmware_host.journal import Journal, standings
 from firmware_host.menu import Entry, Menu, entry
 from firmware_host.referee.settings import SETTINGS, Setting, Settings
 from firmware_host.views import NoticeView
@@ -139,14 +139,3 @@ def standings_notice(journal: Journal, night: NightConfig | None) -> NoticeView:
     lines = tuple(f"{s.name} {s.wins}/{s.played}" for s in rows)
     return NoticeView("Won tonight", lines or ("no game yet",), qr=night.page_url)
 
-
-def game_over_notice(game: GameState[Any], url: str) -> NoticeView:
-    """A finished game's players and scores, the winner first, beside the QR code of its
-    page on the hub, where the players find it with its "Add to BG Stats" link. (Beside the
-    code a line has 10 characters: the order says the places.)"""
-    result = game.result()
-    assert result is not None
-    placed = places(result)
-    order = sorted(placed, key=lambda seat: (placed[seat], seat))
-    lines = tuple(f"{game.name(seat)} {result.scores[seat]}" for seat in order)
-    return NoticeView("Game over", lines, qr=url)

@@ -46,7 +46,6 @@ from firmware_host.referee.blame import Blame, Verdict, question
 from firmware_host.referee.board_moves import BoardMoves, Instead
 from firmware_host.referee.game_menu import (
     game_menu,
-    game_over_notice,
     long_press,
     standings_notice,
     why_no_undo,
@@ -66,7 +65,7 @@ from firmware_host.referee.parts import (
 from firmware_host.referee.settings import Setting, Settings
 from firmware_host.referee.tables import GameTable, table_for
 from firmware_host.referee.timers import Timers, UnmadeFixes
-from firmware_host.views import NoticeView, View
+from firmware_host.views import NoticeView, View, game_over_notice
 from games import game_class
 from games.core import GameState, Phase, Roll
 from games.errors import GameError

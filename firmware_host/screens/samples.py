@@ -21,6 +21,7 @@ from firmware_host.views import (
     MenuView,
     NoticeView,
     View,
+    game_over_notice,
 )
 from games.core import GameState, Phase
 from games.dalmatian import Dalmatian
@@ -315,8 +316,6 @@ def standings_qr() -> View:
 def game_over_qr() -> View:
     """At a game night, a game's end: its places beside the QR code of its page on the hub,
     for the table of the longest name there is."""
-    from firmware_host.referee.game_menu import game_over_notice  # the referee's, as shown
-
     game = games.new_game("dalmatian", 4, names=["Ann", "Ben", "Cyrille", "Dee"], rounds=4)
     play(game, 6, lambda g: False, pick=5)
     return game_over_notice(game, "http://hub.local:8080" + short_path("t" * 32, 999_999_999))

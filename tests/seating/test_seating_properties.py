@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_host import seating
-from firmware_host.seating import Night, Proposal, SeatingError, Table, propose, size_choices
+from firmware_host.seating import Night, Proposal, RoundTable, SeatingError, propose, size_choices
 from games import REGISTRY, game_class
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
@@ -32,7 +32,7 @@ def nights(draw: st.DrawFn, most_players: int = 9, most_tables: int = 3) -> Nigh
                           .filter(lambda pair: pair[0] != pair[1]), max_size=3))
     rated = draw(st.booleans())
     ratings = {p: draw(st.integers(800, 2200)) for p in players} if rated else {}
-    return Night(tuple(players), tuple(Table(str(i + 1), g) for i, g in enumerate(games)),
+    return Night(tuple(players), tuple(RoundTable(str(i + 1), g) for i, g in enumerate(games)),
                  tuple(rounds), tuple(apart), ratings)
 
 
@@ -136,7 +136,7 @@ def test_ratings_put_like_players_together() -> None:
     """With no past rounds, the four strongest play together."""
     ratings = {"Ann": 2000, "Bob": 1000, "Cy": 1900, "Dee": 1100,
                "Eve": 500, "Fay": 510, "Gus": 520, "Hal": 530}
-    night = Night(tuple(ratings), (Table("1", "centennial"), Table("2", "dalmatian")),
+    night = Night(tuple(ratings), (RoundTable("1", "centennial"), RoundTable("2", "dalmatian")),
                   ratings={p: float(r) for p, r in ratings.items()})
     groups = {frozenset(t.players) for t in propose(night, seed=5).tables}
     assert groups == {frozenset({"Ann", "Bob", "Cy", "Dee"}),
@@ -145,7 +145,7 @@ def test_ratings_put_like_players_together() -> None:
 
 def test_sequence_dice_partners_have_the_closest_rating_sums() -> None:
     ratings = {"Ann": 2000.0, "Bob": 1000.0, "Cy": 1900.0, "Dee": 1100.0}
-    night = Night(tuple(ratings), (Table("1", "sequence"),), ratings=ratings)
+    night = Night(tuple(ratings), (RoundTable("1", "sequence"),), ratings=ratings)
     (table,) = propose(night, seed=2).tables
     assert table.sides == (0, 1, 0, 1)
     assert {frozenset(t) for t in table.teams} == {frozenset({"Ann", "Bob"}),

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from firmware_host.hub import league_pages
 from firmware_host.hub.broadcast import Broadcast, sse
-from firmware_host.hub.league import pages
 from firmware_host.hub.league.league import League
 from firmware_host.hub.server import Limits, NightServer
 from firmware_host.hub.site import Read, Reply, Site
@@ -211,8 +211,8 @@ def test_the_players_page_is_rendered_once_a_version_and_bounded(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     site = Site(store, store.night, lambda: 0)
     rendered: list[int] = []
-    real = pages.players_page
-    monkeypatch.setattr(pages, "players_page",
+    real = league_pages.players_page
+    monkeypatch.setattr(league_pages, "players_page",
                         lambda league: rendered.append(1) or real(league))
     first = site.get("/players")
     again = site.get("/players")

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from schema_helpers import check
 
+from firmware_host.hub import league_pages
 from firmware_host.hub.broadcast import Broadcast
 from firmware_host.hub.league import league as league_module
-from firmware_host.hub.league import pages
 from firmware_host.hub.league.league import build
 from firmware_host.hub.league.roster import Person, Roster
 from firmware_host.hub.server import NightServer
@@ -252,7 +252,7 @@ def test_a_players_page_lists_their_latest_games_and_counts_every_night_once(
         store.apply(game)
         store.apply(Live(game.table, game.name, "", (), "", "idle", (), (), "", 0,
                          (game.id,), game.ended))
-    monkeypatch.setattr(pages, "MOST_GAMES", 1)
+    monkeypatch.setattr(league_pages, "MOST_GAMES", 1)
     site = Site(store, store.night, lambda: 0)
     reply = site.get("/players/ben")
     assert reply is not None

@@ -27,7 +27,7 @@ from night_parts import PHONE, keep
 from firmware_host.hub import page, server, urls
 from firmware_host.hub.broadcast import Broadcast
 from firmware_host.hub.listener import Listener
-from firmware_host.hub.store import Store, Table
+from firmware_host.hub.store import HeardTable, Store
 from firmware_host.hub.watch import Watch
 from firmware_host.night import topics
 from firmware_host.night.follow import detail, live_game
@@ -312,7 +312,7 @@ def test_a_dalmatian_card_says_its_round_and_target_and_others_say_nothing_more(
     with pytest.raises(topics.BadMessage, match="detail"):
         topics.parse(topics.live_topic("table-1"), older.replace(
             b'"v":1', b'"v":1,"detail":"' + b"x" * 100 + b'"'))
-    assert 'class="detail"' not in str(page.card(Table("table-2", True, idle(2, ()))))
+    assert 'class="detail"' not in str(page.card(HeardTable("table-2", True, idle(2, ()))))
 
 
 def test_the_hub_serves_the_night_it_was_given(hub: tuple[str, Store, Clock]) -> None:
