@@ -28,12 +28,9 @@ from __future__ import annotations
 
 import math
 import queue
-import signal
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from types import FrameType
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from PIL import Image
@@ -233,20 +230,3 @@ class Loop:
         image = self.controller.frame()
         if image is not None:
             self.display.show(image)
-
-
-@contextmanager
-def stop_on_signals(
-    loop: Loop, signals: Sequence[signal.Signals] = (signal.SIGTERM, signal.SIGINT)
-) -> Iterator[None]:
-    """While inside, SIGTERM (systemd's stop) and SIGINT (Ctrl-C) stop ``loop`` cleanly."""
-
-    def handler(signum: int, frame: FrameType | None) -> None:
-        loop.stop()
-
-    previous = {sig: signal.signal(sig, handler) for sig in signals}
-    try:
-        yield
-    finally:
-        for sig, old in previous.items():
-            signal.signal(sig, old)

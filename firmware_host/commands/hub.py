@@ -30,8 +30,8 @@ from firmware_host.hub.watch import Watch
 from firmware_host.night import topics
 from firmware_host.night.credentials import read_secret
 from firmware_host.night.mqtt import Link
-from firmware_host.night.notify import notify
-from firmware_host.night.signals import StopFlag
+from firmware_host.notify import Notifier
+from firmware_host.signals import StopFlag
 
 KEEPALIVE_S = 10
 DB_NAME = "night.sqlite3"
@@ -104,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
     link = Link(broker, args.user, password, keepalive=args.keepalive, log=log)
     listener = Listener(store, link, broadcast)
     listener.reread(roster)
-    watch = Watch(listener, args.keepalive)
+    notifier = Notifier.from_environ()
+    watch = Watch(listener, args.keepalive, notifier=notifier)
     site = Site(store, watch.night, lambda: listener.rejected, listener.refusals.as_json)
     server = NightServer((host, port), site, broadcast, page_url=args.page or "")
     try:
@@ -116,14 +117,14 @@ def run(args: argparse.Namespace) -> int:
     log.info("serving the night at http://%s:%d/ from %s, night kept in %s", shown,
              server.server_address[1], broker, db)
     link.start()
-    notify("READY=1")
+    notifier.ready()
     try:
         while not stop.wait(1.0):
             watch.tick()
             listener.reread(roster)
             listener.removals()
     finally:
-        notify("STOPPING=1")
+        notifier.stopping()
         link.stop()
         server.close()
         store.close()

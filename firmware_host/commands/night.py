@@ -33,8 +33,8 @@ from firmware_host.commands.hub import listen_address
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal
 from firmware_host.night.broker import HUB_USER, LocalBroker, free_port
-from firmware_host.night.signals import StopFlag, Stopping
 from firmware_host.night.topics import HOST_USER, table_id
+from firmware_host.signals import StopFlag, Stopping
 from games import game_class
 from games.core import Phase, Roll
 from games.dalmatian import Dalmatian, Stop

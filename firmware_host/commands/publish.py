@@ -18,7 +18,7 @@ from firmware_host.journal import Journal, JournalError, system_clock
 from firmware_host.night import topics
 from firmware_host.night.mqtt import Link
 from firmware_host.night.publisher import Publisher
-from firmware_host.night.signals import StopFlag, Stopping
+from firmware_host.signals import StopFlag, Stopping
 
 KEEPALIVE_S = 10
 log = logging.getLogger("table_companion.publish")

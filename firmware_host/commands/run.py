@@ -26,8 +26,9 @@ from firmware_host.commands import Subparsers, add_command, output_folder
 from firmware_host.config import Config, ConfigError, load
 from firmware_host.daemon import assemble, open_journal
 from firmware_host.errors import UsageError
-from firmware_host.loop import Poller, every, stop_on_signals
+from firmware_host.loop import Poller, every
 from firmware_host.notify import Notifier
+from firmware_host.signals import stop_on_signals
 from firmware_host.sim.terminal import LiveScreen, keys_mode
 from hardware.display.emulators import TerminalView
 from hardware.display.factory import i2c_probe, open_oled
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         if config.serial is not None:
             provides = [name for name in ("board", "dice") if getattr(config.serial, name)]
             log.info("serial device %s (%s)", config.serial.port, " and ".join(provides))
-        with stop_on_signals(daemon.loop):
+        with stop_on_signals(daemon.loop.stop):
             daemon.loop.run()
     log.info("stopped after %d events", daemon.loop.handled)  # below the terminal's screen
     return 0

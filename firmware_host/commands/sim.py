@@ -30,7 +30,8 @@ from firmware_host.config import SIM_JOURNAL_NAME, Config, SerialConfig, load, s
 from firmware_host.daemon import assemble, journal_state, open_journal
 from firmware_host.errors import UsageError
 from firmware_host.journal import Journal
-from firmware_host.loop import POLL_INTERVAL, every, stop_on_signals
+from firmware_host.loop import POLL_INTERVAL, every
+from firmware_host.signals import stop_on_signals
 from firmware_host.sim import scenario as scenarios
 from firmware_host.sim.keys import Keyboard
 from firmware_host.sim.runner import play, put_pieces_back
@@ -147,7 +148,7 @@ def interactive(config: Config, journal: Journal, factory: PinFactory, resources
     # leave the loop's wait on its queue (SimpleQueue.get with a timeout) asleep for good on
     # CPython 3.11 and 3.12, the simulator frozen until an event arrives, and none would
     screen.follow_resizes(resources, wake=lambda: events.put(InputEdge()))
-    with keys_mode(keys_fd, out), stop_on_signals(daemon.loop):
+    with keys_mode(keys_fd, out), stop_on_signals(daemon.loop.stop):
         try:
             daemon.loop.run()
         finally:

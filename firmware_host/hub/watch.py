@@ -24,7 +24,7 @@ from firmware_host.hub import page
 from firmware_host.hub.broadcast import sse
 from firmware_host.hub.listener import Listener
 from firmware_host.hub.store import Night
-from firmware_host.night.notify import notify
+from firmware_host.notify import Notifier
 
 log = logging.getLogger("table_companion.hub")
 SILENT_KEEPALIVES = 2
@@ -40,13 +40,16 @@ TROUBLE = {
 
 
 class Watch:
-    """Watches ``listener``'s link; ``keepalive`` is the tables' (and the hub's) keep-alive."""
+    """Watches ``listener``'s link; ``keepalive`` is the tables' (and the hub's) keep-alive;
+    ``notifier`` tells systemd (the one in the environment unless given)."""
 
     def __init__(self, listener: Listener, keepalive: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 notifier: Notifier | None = None) -> None:
         self.listener = listener
         self.keepalive = keepalive
         self.clock = clock
+        self.notifier = notifier or Notifier.from_environ()
         self.kind = ""
         self.trouble = ""
         self._connected_once = False
@@ -80,14 +83,14 @@ class Watch:
                 log.warning("%s", self.trouble)
             else:
                 log.info("the hub hears the tables again")
-            notify(f"STATUS={self.trouble or 'hearing the tables'}")
+            self.notifier.status(self.trouble or "hearing the tables")
         if self.banner() != self._banner:
             self._banner = self.banner()
             self.listener.broadcast.send("banner", sse("banner", {
                 "html": page.banner(self._banner)}))
         self.listener.refusals.say()
         if link.trying() and not (link.is_connected() and self.silent()):
-            notify("WATCHDOG=1")
+            self.notifier.watchdog()
         quiet = self.listener.store.quiet()
         self.listener.cards(quiet ^ self._quiet)
         self._quiet = quiet

@@ -34,8 +34,8 @@ from firmware_host.night import topics
 from firmware_host.night.follow import Snapshot, Tonight, snapshot
 from firmware_host.night.mqtt import Link
 from firmware_host.night.published import record_beside
-from firmware_host.night.signals import Stopping
 from firmware_host.players import Player, read_roster, roster_beside, write_roster
+from firmware_host.signals import Stopping
 
 log = logging.getLogger("table_companion.publish")
 

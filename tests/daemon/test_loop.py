@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 import pytest
 from PIL import Image
 
-from firmware_host.loop import Loop, stop_on_signals
+from firmware_host.loop import Loop
 from firmware_host.notify import Notifier
+from firmware_host.signals import stop_on_signals
 from hardware.display.protocol import new_frame
 from hardware.events import (
     CellChanged,
@@ -237,7 +238,7 @@ def test_sigterm_stops_the_loop_after_the_current_event() -> None:
     loop.emit(ControlPressed(Control.SELECT))
     loop.emit(ControlPressed(Control.BACK))
     before = signal.getsignal(signal.SIGTERM)
-    with stop_on_signals(loop):
+    with stop_on_signals(loop.stop):
         loop.run()
     assert signal.getsignal(signal.SIGTERM) is before
     assert controller.log == ["frame", "handle ControlPressed control=select", "frame"]

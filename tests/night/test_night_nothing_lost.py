@@ -138,7 +138,7 @@ def test_a_publisher_whose_broker_is_gone_stops_on_sigterm_within_seconds(
 
 STOP_ROUNDS = 30
 SIGNALLED = f"""
-from firmware_host.night.signals import StopFlag
+from firmware_host.signals import StopFlag
 for n in range({STOP_ROUNDS}):
     stop = StopFlag.on_signals()
     print(n, flush=True)

@@ -1,11 +1,14 @@
-"""Stop a night process the way systemd and a terminal ask: SIGTERM or Ctrl-C.
+"""Stop a process the way systemd and a terminal ask: SIGTERM or Ctrl-C, for every program.
 
 Python runs a signal's handler in the main thread between two bytecodes, which may be while
 that thread holds a lock: a handler that takes one (``threading.Event.set`` takes the lock
 ``Event.wait`` holds around its sleep) then waits for its own thread, forever, and every
-later SIGTERM with it. So the handler here takes no lock: it sets a flag, and the waiter
-sleeps in ``select`` on the pipe Python's own handler writes the signal's number to
-(:func:`signal.set_wakeup_fd`), so it wakes at once wherever the signal found it.
+later SIGTERM with it. So a handler here takes no lock. The table's daemon sleeps on its
+event queue, and its loop's ``stop`` puts an end mark there (a ``queue.SimpleQueue``'s
+``put`` is safe in a handler): :func:`stop_on_signals`. The night's processes sleep on a
+:class:`StopFlag`, whose handler sets a flag while the waiter sleeps in ``select`` on the pipe
+Python's own handler writes the signal's number to (:func:`signal.set_wakeup_fd`), so it
+wakes at once wherever the signal found it.
 """
 
 from __future__ import annotations
@@ -14,10 +17,33 @@ import contextlib
 import os
 import select
 import signal
+from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
-from typing import Protocol
+from typing import Any, Protocol
 
 STOPS = (signal.SIGTERM, signal.SIGINT)
+
+
+def catch(stop: Callable[[], None], signals: Sequence[signal.Signals] = STOPS
+          ) -> dict[signal.Signals, Any]:
+    """Call ``stop`` (which takes no lock) on each of ``signals``; the handlers it replaced."""
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        stop()
+
+    return {sig: signal.signal(sig, handler) for sig in signals}
+
+
+@contextlib.contextmanager
+def stop_on_signals(stop: Callable[[], None], signals: Sequence[signal.Signals] = STOPS
+                    ) -> Iterator[None]:
+    """While inside, SIGTERM (systemd's stop) and SIGINT (Ctrl-C) call ``stop``."""
+    previous = catch(stop, signals)
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
 
 
 class Stopping(Protocol):
@@ -44,11 +70,10 @@ class StopFlag:
         """A flag SIGTERM and SIGINT set (call from the main thread, once)."""
         flag = cls()
         signal.set_wakeup_fd(flag._wake, warn_on_full_buffer=False)
-        for sig in STOPS:
-            signal.signal(sig, flag._signalled)
+        catch(flag._signalled)
         return flag
 
-    def _signalled(self, signum: int, frame: FrameType | None) -> None:
+    def _signalled(self) -> None:
         self._set = True  # nothing more: no lock (see the module's docstring)
 
     def set(self) -> None:
