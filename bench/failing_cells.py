@@ -163,7 +163,7 @@ class Table:
     def _answer(self) -> None:
         """Answer the screen's question whether a hand is on a cell: no for the failing
         one (they see no hand there), yes for any other."""
-        square, table = self.referee.blame.asking, self.referee.table
+        square, table = self.referee.watch.blame.asking, self.referee.table
         if square is None or table is None or QUESTION not in (table.shown_message() or ""):
             return
         self.asked += 1
@@ -175,7 +175,7 @@ class Table:
         once (a chattering one)."""
         table = self.referee.table
         if (table is not None and table.suspects) \
-                or (self.fault is not None and self.fault[1] in self.referee.ignored):
+                or (self.fault is not None and self.fault[1] in self.referee.watch.ignored):
             self._reported()
 
     def _look_at_the_fault(self, now: float) -> None:
@@ -246,7 +246,7 @@ class Table:
         cell = (move.cell.row, move.cell.col)
         if self.made[-1:] != [str(move)]:  # not the same move tried again
             self.made.append(str(move))
-        if cell in self.referee.ignored or self._in_a_fix(cell):
+        if cell in self.referee.watch.ignored or self._in_a_fix(cell):
             self.choose(str(move))
         elif move.verb is Verb.REPLACE:  # theirs off, one's own on, SELECT on the offer
             self.board.set(cell, False)
@@ -257,7 +257,7 @@ class Table:
         else:
             self.board.set(cell, move.verb is Verb.PLACE)
             self.run(0.4)
-            instead = self.referee.by_board.instead
+            instead = self.referee.watch.by_board.instead
             if instead is not None and instead.action == str(move):
                 self.confirm()  # another change came first: this one is theirs
         self.run(self.rng.uniform(0.6, 2.5))
@@ -343,7 +343,8 @@ def failing_cells(trials: int = TRIALS, seed: int = 6) -> dict[str, Any]:
                 if table.fault is not None and table.reported_at is not None:
                     delays.append(table.reported_at - table.fault[2])
                 unseen += table.reported_at is None and table.shown_at is None
-                healthy += len(table.referee.ignored - {table.fault[1]} if table.fault else set())
+                ignored = table.referee.watch.ignored
+                healthy += len(ignored - {table.fault[1]} if table.fault else set())
                 table.journal.close()
         reported = sum(delay <= REPORT_GOAL_S for delay in delays)
         late = len(delays) - reported

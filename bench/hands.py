@@ -88,7 +88,7 @@ class Watched(Table):
     def _named(self) -> None:
         super()._named()
         referee, table = self.referee, self.referee.table
-        if referee.ignored or (table is not None and table.suspects):
+        if referee.watch.ignored or (table is not None and table.suspects):
             self.named = True
         game = referee.game
         if game is not None:

@@ -9,7 +9,8 @@ raises out of :meth:`Referee.handle`.
 
 The referee wires owners of their own, each a module beside this one: the pages over the
 game (:mod:`.page_stack`), the game as the table plays it (:mod:`.tables`, one per game
-name), the timers (:mod:`.timers`) and the evening's settings (:mod:`.settings`).
+name), the timers (:mod:`.timers`), the evening's settings (:mod:`.settings`) and the board
+watch, the one owner of failing sensors (:mod:`.board_watch`).
 
 Controls, whatever hardware gives them:
 
@@ -42,8 +43,7 @@ from firmware_host.journal.errors import BUSY, Failure
 from firmware_host.menu import DiceEntry, Menu, confirm
 from firmware_host.next_round import NextRound
 from firmware_host.players import Player, read_roster, roster_beside
-from firmware_host.referee.blame import Blame, Verdict, question
-from firmware_host.referee.board_moves import BoardMoves, Instead
+from firmware_host.referee.board_watch import CLEARS, BoardWatch
 from firmware_host.referee.game_menu import (
     game_menu,
     long_press,
@@ -64,13 +64,13 @@ from firmware_host.referee.parts import (
 )
 from firmware_host.referee.settings import Setting, Settings
 from firmware_host.referee.tables import GameTable, table_for
-from firmware_host.referee.timers import Timers, UnmadeFixes
+from firmware_host.referee.timers import Timers
 from firmware_host.views import NoticeView, View, game_over_notice
 from games import game_class
 from games.core import GameState, Phase, Roll
 from games.errors import GameError
 from games.words import count
-from hardware.board.matrix import CHECK, SLOW_CHATTER, cell_name
+from hardware.board.matrix import cell_name
 from hardware.events import (
     CellChanged,
     CellFault,
@@ -87,12 +87,6 @@ from hardware.sound.buzzer import SOUNDS
 
 log = logging.getLogger(__name__)
 
-CLEARS = (Control.UP, Control.DOWN, Control.SELECT, Control.BACK)
-"""The presses that, while a message is shown, close it and do nothing else."""
-RESTLESS_LOOK_S = 0.5
-"""How often the sensors' changes by themselves are looked at while some went unreported
-of late (a piece slid across a cell leaves such a change too, for 8 s): a failing sensor is
-named well within 10 s."""
 HOLDS = (Control.HOLD1, Control.HOLD2, Control.HOLD3, Control.HOLD4, Control.HOLD5)
 
 
@@ -123,9 +117,7 @@ class Referee:
         self.timers = Timers()
         self._changed = True  # the screen has changed since the last frame
         self._draw_failure = ""  # what the last frame's drawing raised, logged once
-        self.ignored: set[tuple[int, int]] = set()  # sensors given up on, for every game
-        self.by_board = BoardMoves()
-        self.blame = Blame()  # which sensors seem to fail, and the question asked
+        self.watch = BoardWatch(self)  # failing sensors, and the moves the board made
         self._later = LaterLog(log)  # INFO lines, written once the frame is out
         # at a game night, the seat the host gave this table for the next round
         self.next_round = NextRound(next_round.beside(journal.path))
@@ -183,7 +175,7 @@ class Referee:
         self._changed |= self.timers.tumble.on(now)
         unwritten = self.timers.unwritten
         game, source, waiting = unwritten.game, unwritten.source, unwritten.on(now)
-        if waiting and game is self.game and self._play(*waiting, source=source):
+        if waiting and game is self.game and self.play(*waiting, source=source):
             self.say(f"the journal is free again: {_listed(waiting)} written")
             self._changed = True
         shown = self.table.shown_message() if self.table is not None and not self.pages else None
@@ -192,22 +184,10 @@ class Referee:
         if between:
             self._changed |= self._next_round_news(now)
         self._changed |= self.timers.turns.on(now, self.pages.turning)
-        table = self.table
-        disagreeing = table.missing() | table.extra() if table is not None else frozenset()
-        if self.timers.unmade.on(now, disagreeing) and table is not None:
-            self.by_board.instead = None  # SELECT now plays on without the sensors named
-            missing = table.missing()
-            table.suspects = tuple(self._suspicion(square, square in missing)
-                                   for square in sorted(self.timers.unmade.suspected))
-            for text in table.suspects:
-                log.warning("%s", text)
-            self._changed = True
-        restless = self.parts.restless() if self.parts.restless is not None \
-            and table is not None and table.recogniser is not None else {}
-        self._changed |= self._unheard(restless)
+        self._changed |= self.watch.on(now)
         due = self.timers.due()
-        if restless:  # a sensor changed by itself of late: look again soon
-            due = min(due, now + RESTLESS_LOOK_S) if due is not None else now + RESTLESS_LOOK_S
+        if self.watch.due is not None:
+            due = min(due, self.watch.due) if due is not None else self.watch.due
         if between:  # look for the next round's seat again
             due = min(due, self.next_round.due) if due is not None else self.next_round.due
         return due
@@ -266,54 +246,19 @@ class Referee:
             case DiceRolled(dice=dice, source=source):
                 self._dice(dice, source)
             case CellChanged():
-                before = self._disagrees(event)
-                self._sensed(event)
-                self.timers.unmade.worked(fixing=before or self._disagrees(event))
+                self.watch.changed(event)
             case CellFault(row=row, col=col, reason=reason, chattering=chattering):
-                self._fault((row, col), reason, chattering=chattering)
+                self.watch.fault((row, col), reason, chattering=chattering)
             case DeviceStatus(message=message):
                 log.info("%s", message)
                 self.say(message)
-
-    def _fault(self, square: tuple[int, int], reason: str, *, chattering: bool) -> None:
-        """A failing sensor, named on the screen and in the log; a chattering one is ignored
-        at once, and the moves its latest changes made taken back (and a rival waiting
-        behind them played)."""
-        label = self.parts.label(*square)
-        log.warning("board sensor %s: %s", label, reason)
-        taken = self._take_back(square) if chattering else ()
-        if chattering:
-            self._ignore(square)
-        self.blame.forget(square)
-        rival, self.by_board.instead = self.by_board.instead, None
-        played = [self._play_rival(rival)] if rival is not None \
-            and rival.taken in map(str, taken) else []
-        text = (f"board sensor {label}: {reason}"
-                + "".join(f"; took back {action}" for action in taken)
-                + "".join(f"; {done}" for done in played))
-        table = self.table
-        if taken and not played and table is not None:  # the fix that restores it
-            restore = str(taken[-1])
-            table.message = None
-            table.offer(restore, f"{text}; if the chip there is yours, SELECT plays "
-                                 f"{restore} again")
-        else:
-            self.say(text)
 
     def _press(self, control: Control, steps: int = 1) -> None:
         if self.pages.press(control, steps, lambda: self.open(game_menu(self))):
             return
         table = self.table
         assert table is not None
-        if self._answer(control):
-            return
-        instead, self.by_board.instead = self.by_board.instead, None
-        if instead is not None and table.message is not None and control in CLEARS:
-            table.message, table.told, self.by_board.instead = None, instead.text(), instead
-            return  # read: the offer under it shows again
-        if control is Control.SELECT and instead is not None:
-            table.told = None
-            self._play_instead(instead)
+        if self.watch.press(control):
             return
         if control is Control.BACK and table.message is None and table.told is not None:
             table.told = None  # BACK on what a throw did closes it, as on any message
@@ -326,19 +271,15 @@ class Referee:
             table.move(steps if control is Control.DOWN else -steps)
         elif control is Control.BACK:
             self.open(game_menu(self))
-        elif control is Control.SELECT and table.fixes and self.timers.unmade.suspected:
-            for square in sorted(self.timers.unmade.suspected):
-                self._ignore(square)
-            self.say("ignored: " + ", ".join(self.parts.label(*square)
-                                             for square in sorted(self.ignored))
-                     + "; make their moves from the list")
+        elif control is Control.SELECT and table.fixes and self.watch.unmade.suspected:
+            self.watch.play_on()
         elif control is Control.SELECT:
             if table.game.is_over:
                 self.open_game_choice()
             elif table.game.phase is Phase.ROLL:
                 self.open_dice_entry()
             elif (choice := table.highlighted()) is not None:
-                table.choose(choice, self._play)
+                table.choose(choice, self.play)
         elif control in HOLDS:
             table.hold(HOLDS.index(control))
 
@@ -353,7 +294,7 @@ class Referee:
         self.timers.tumble.land()
         table = self.table
         before = table.before_throw()
-        landed = table.throw(dice, partial(self._play, source=source))
+        landed = table.throw(dice, partial(self.play, source=source))
         if landed is None:
             return
         table.told = table.throw_notice(before, dice) or table.hint()
@@ -361,176 +302,9 @@ class Referee:
         if source == "button" and roller is not None:
             self.timers.tumble.throw(*landed, dice, roller.tumble, before.thrower)
 
-    def _sensed(self, event: CellChanged) -> None:
-        square = (event.row, event.col)
-        instead = self.by_board.instead
-        if instead is not None and instead.square == square:  # taken away again
-            if self.table is not None and self.table.told == instead.text():
-                self.table.told = None
-            self.by_board.instead = None
-        was_ignored = square in self.ignored
-        astray = self._disagrees(event)
-        outcome = self.table.sensed(event) if self.table is not None else None
-        if outcome is None:
-            log.info("board change at %s,%s not used by this game", event.row, event.col)
-            return
-        if was_ignored and square not in self.ignored:
-            log.warning("board sensor %s agrees with the game again: heard again",
-                        self.parts.label(*square))
-        rival, action = None, outcome.action
-        if action is not None and self.timers.tumble.busy and self.table is not None:
-            self._too_soon(square, action)  # no hand aims at dice still tumbling
-            action = None
-        elif outcome.offer is not None and self.table is not None:
-            self.table.message = None  # an older notice hid the offer and took its SELECT
-            self.table.offer(outcome.offer, outcome.message)
-        elif outcome.refused is not None and self.table is not None \
-                and (rival := self.by_board.rival(self.table.game, square, outcome.refused)):
-            self.by_board.instead = rival
-            self.table.message, self.table.told = None, rival.text()
-            self._sound("refused")
-        elif outcome.message:
-            self.say(outcome.message)
-        if action is not None and self._play(action):
-            assert self.game is not None
-            self.by_board.made(self.game, square, lifted=not event.occupied)
-        elif event.occupied and self.game is not None \
-                and self.by_board.put_back(self.game, square):
-            self._put_back(square)
-            return
-        if square in self.ignored:
-            if self.table is not None:
-                self.table.ignored_changed(self.parts.label(*square), event.occupied)
-            return
-        after = self.table is not None and square in self.table.extra()
-        verdict = self.blame.seen(square, event.alone,
-                                  made=action is not None or outcome.offer is not None,
-                                  stray=event.occupied and after and not astray
-                                  and (outcome.refused or outcome.message) is not None,
-                                  offered=rival is not None,
-                                  lifted=not event.occupied and self.table is not None
-                                  and square in self.table.missing())
-        if verdict is Verdict.FAILING:
-            self._fault(square, _chattering(event.alone, "chips the rules refuse"),
-                        chattering=True)
-        elif verdict is Verdict.ASK and self.table is not None:
-            self.table.message = question(self.parts.label(*square))
-
-    def _too_soon(self, square: tuple[int, int], action: str) -> None:
-        """A change that would make ``action`` while the dice still tumble on the screen:
-        no player knows the throw yet, so it is a switch failing as the dice were thrown
-        (stuck closed, or open under a chip), not a move. It is offered instead of played,
-        and the cell is left disagreeing, its fix asked for (and its sensor named if the
-        fix stays unmade)."""
-        table = self.table
-        assert table is not None and table.recogniser is not None
-        table.fixes = tuple(table.recogniser.review(table.game).fixes)
-        label = self.parts.label(*square)
-        table.message = None
-        table.offer(action, f"{label} changed before the dice landed: if that was your hand, "
-                            f"SELECT plays {action}")
-
-    def _put_back(self, square: tuple[int, int]) -> None:
-        """The piece whose lift made the game's last action is back on ``square`` (a touch
-        shorter than a hand's lift and move, a chip straightened, a change of mind): that
-        action is taken back, as the board shows, and the screen says how to make it."""
-        game, table = self.game, self.table
-        assert game is not None and table is not None
-        self.by_board.taken_back()
-        undone = self.journal.undo(game)
-        table.played(())
-        self.say(f"{self.parts.label(*square)} is back: took back {undone} (lift the chip "
-                 "again to make it)")
-
-    def _disagrees(self, event: CellChanged) -> bool:
-        """Whether the board disagrees with the game at ``event``'s square."""
-        table = self.table
-        return table is not None and (event.row, event.col) in table.missing() | table.extra()
-
-    def _unheard(self, restless: Mapping[tuple[int, int], int]) -> bool:
-        """Name the sensors whose changes by themselves, one a close too brief to be
-        reported (no hand makes one), show them failing (:meth:`Blame.brief`); whether there
-        were any. A cell that reads closed now had its brief close before the put that
-        closed it: a chip put down, not a switch failing since."""
-        table = self.table
-        board = table.recogniser.board if table is not None and table.recogniser else set()
-        found = [(square, alone) for square, alone in restless.items()
-                 if square not in self.ignored and square not in board
-                 and self.blame.brief(square, alone)]
-        for square, alone in found:
-            self._fault(square, _chattering(alone, "some too brief for a hand"), chattering=True)
-        return bool(found)
-
-    def _answer(self, control: Control) -> bool:
-        """A press while the players are asked whether a hand is on a cell: SELECT says
-        yes (the cell is trusted afresh), BACK no (its sensor is named); another press
-        withdraws the question. Whether the press answered it."""
-        table, square = self.table, self.blame.asking
-        if square is None or table is None:
-            return False
-        if table.message != question(self.parts.label(*square)) \
-                or control not in (Control.SELECT, Control.BACK):
-            self.blame.asking = None  # covered by another message, or passed over
-            return False
-        table.message = None
-        self.blame.answered(control is Control.SELECT)
-        if control is Control.BACK:
-            self._fault(square, f"changes by itself, no hand on it; ignored until still; "
-                                f"{CHECK}", chattering=True)
-        return True
-
-    def _play_instead(self, instead: Instead) -> None:
-        """SELECT on a rival: the board's move taken back, the one sensed after it played."""
-        game = self.game
-        if game is None or not self.by_board.still_due(game, instead):
-            return  # the game moved on since it was offered
-        square = self.by_board.taken_back()
-        self.say(f"took back {self.journal.undo(game)}; {self._play_rival(instead)}")
-        if self.blame.taken_back(square) is Verdict.ASK and self.table is not None:
-            self.table.message = question(self.parts.label(*square))
-
-    def _play_rival(self, instead: Instead) -> str:
-        """Play ``instead`` once the board's move before it is taken back; what came of it.
-        The fixes it leaves (the sensor that made the other move) are timed from now."""
-        game = self.game
-        assert game is not None
-        self.timers.unmade.worked()
-        if not self._play(instead.action):
-            return f"{instead.action} refused"
-        self.by_board.made(game, instead.square)
-        return f"played {instead.action}"
-
-    def _suspicion(self, square: tuple[int, int], missing: bool) -> str:
-        """The line under the fixes that blames a sensor, and how to play on without it."""
-        what = "seems dead (nothing sensed there)" if missing else \
-            "seems stuck closed (a piece sensed there)"
-        return (f"the sensor at {self.parts.label(*square)} {what}: check its magnet and "
-                "switch, or SELECT: play on, it will be ignored")
-
-    def _take_back(self, square: tuple[int, int]) -> tuple[Any, ...]:
-        """Take back the actions the latest changes at ``square`` made, while they are the
-        game's last: a chattering switch's phantoms. What was taken back."""
-        game = self.game
-        taken = []
-        while game is not None and self.by_board.last_made_at(game, square):
-            self.by_board.taken_back()
-            taken.append(self.journal.undo(game))
-        return tuple(taken)
-
-    def _ignore(self, square: tuple[int, int]) -> None:
-        """Give up on the sensor at ``square`` until it agrees with the game again. The
-        recogniser reviews the board it has heard: the matrix may already hold changes
-        still on their way to the referee, so it is not scanned afresh."""
-        self.ignored.add(square)
-        log.warning("board sensor %s ignored until it agrees with the game; its moves are "
-                    "made from the list", self.parts.label(*square))
-        table = self.table
-        if table is not None and table.recogniser is not None:
-            table.fixes = tuple(table.recogniser.review(table.game).fixes)
-
     # -- playing ------------------------------------------------------------------------
 
-    def _play(self, *actions: Any, source: str | None = None) -> bool:
+    def play(self, *actions: Any, source: str | None = None) -> bool:
         """Apply ``actions`` (all or none) and commit them, a throw among them noted as from
         ``source``. On refusal, or a write that failed (the journal then took them back),
         the reason goes on the screen."""
@@ -551,9 +325,9 @@ class Referee:
             self._refuse(str(err))
             return False
         self._later.info("%s: %s", game.TITLE, ", ".join(map(str, played)))
-        self.blame.asking = None  # the game moved on: the question is withdrawn
+        self.watch.moved()  # the question about a cell is withdrawn
         self.table.played(actions)
-        self._sound("game over" if game.is_over else "accepted")
+        self.sound("game over" if game.is_over else "accepted")
         night, game_id = self.config.night, self.journal.game_id
         if game.is_over and night is not None and game_id is not None:
             self.pages.notice = game_over_notice(game, night.game_url(game_id))
@@ -567,17 +341,13 @@ class Referee:
         self.timers.unwritten.hold(game, actions, source, self.journal.hold(game, actions, source))
         self.table.fixes = ()  # the board shows the move that waits to be written
         self.say(f"{BUSY}: {_listed(actions)} will be written once it is closed")
-        self._sound("refused")
+        self.sound("refused")
 
     def _attach(self, game: GameState[Any]) -> None:
-        recognise, board = self.parts.recognise, self.parts.board
+        recognise = self.parts.recognise
         self.table = table_for(game, recognise(game) if recognise is not None else None)
         self.timers.tumble.land()  # a throw still tumbling belongs to the game it was made in
-        self.timers.unmade = UnmadeFixes()  # the board is looked at afresh
-        if self.table.recogniser is not None:
-            self.table.recogniser.ignored = self.ignored
-            if board is not None:
-                self.table.fixes = tuple(self.table.recogniser.reset(game, board()).fixes)
+        self.watch.attach(game)
 
     def _next_round_news(self, now: float) -> bool:
         """Look beside the journal for the next round (between games): a new seat is the
@@ -613,9 +383,9 @@ class Referee:
     def _refuse(self, text: str) -> None:
         """A refused action: the reason on the screen, a low double buzz."""
         self.say(text)
-        self._sound("refused")
+        self.sound("refused")
 
-    def _sound(self, name: str) -> None:
+    def sound(self, name: str) -> None:
         """Play one of :data:`hardware.sound.buzzer.SOUNDS` if there is a buzzer and the
         table has not turned the sound off."""
         if self.parts.sounder is not None and self.settings.sound:
@@ -648,7 +418,7 @@ class Referee:
         self.journal.start(game, [p.id for p in players])
         self.journal.keep_settings(self.settings.to_json())
         self.pages.clear()
-        self.by_board.clear()
+        self.watch.by_board.clear()
         self._attach(game)
         log.info("started %s for %s", cls.TITLE, ", ".join(game.setup.names))
 
@@ -687,7 +457,7 @@ class Referee:
         game = self.game
         assert game is not None
         undone = self.journal.undo(game)
-        self.by_board.clear()
+        self.watch.by_board.clear()
         self.pages.clear()  # back to the game, whichever way the question came
         self._attach(game)
         self.say(f"took back {undone}")
@@ -700,12 +470,6 @@ class Referee:
 
     def show_standings(self) -> None:
         self.pages.notice = standings_notice(self.journal, self.config.night)
-
-
-def _chattering(alone: int, how: str) -> str:
-    """Why a sensor is taken for a failing one: ``how`` it changed by itself."""
-    return (f"chattering: {alone} changes by itself within {SLOW_CHATTER[1]:g} s, {how}; "
-            f"ignored until still; {CHECK}")
 
 
 def _listed(actions: tuple[Any, ...]) -> str:

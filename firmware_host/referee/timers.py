@@ -214,12 +214,11 @@ class Timers:
     def __init__(self) -> None:
         self.tumble = Tumble()
         self.scroll = Scroller()
-        self.unmade = UnmadeFixes()
         self.pager = Pager()
         self.turns = Pager()  # a notice and the seat shown in turn with it
         self.unwritten = Unwritten()
 
     def due(self) -> float | None:
-        dues = (self.tumble.due, self.scroll.due, self.unmade.due, self.pager.due,
+        dues = (self.tumble.due, self.scroll.due, self.pager.due,
                 self.turns.due, self.unwritten.due)
         return min((due for due in dues if due is not None), default=None)

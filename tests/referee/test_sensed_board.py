@@ -90,7 +90,7 @@ def test_a_sensor_dead_under_its_chip_is_named_and_play_goes_on_without_it(
     assert isinstance(view, BoardFixView) and view.fixes[0] == "put a green chip on C2"
     referee = board.referee
     referee.tick(100.0)
-    assert referee.timers.unmade.due == 100.0 + UNMADE_FIX_S
+    assert referee.watch.unmade.due == 100.0 + UNMADE_FIX_S
     with caplog.at_level(logging.WARNING):
         referee.tick(100.0 + UNMADE_FIX_S)
     assert UNMADE_FIX_S <= 10
@@ -107,9 +107,9 @@ def test_a_sensor_dead_under_its_chip_is_named_and_play_goes_on_without_it(
     board.send(ControlPressed(Control.SELECT))  # the message read
     view = board.send(DiceRolled((2, 4), "button"), CellChanged(0, 4, True))  # Ben: E1, a 6
     assert isinstance(view, GameView) and board.history()[-1] == "place E1"
-    assert board.referee.ignored == {(1, 2)}
+    assert board.referee.watch.ignored == {(1, 2)}
     board.send(CellChanged(1, 2, True))  # it works again: heard again
-    assert board.referee.ignored == set()
+    assert board.referee.watch.ignored == set()
 
 
 def test_a_sensor_stuck_closed_is_named_and_ignored_once_the_players_say_so(
@@ -140,11 +140,11 @@ def test_a_chattering_sensor_has_its_phantom_taken_back_and_is_ignored(
                             "there is yours, SELECT plays place C2 again")
     assert view.choices[view.cursor] == "place C2"  # the fix that restores it
     assert board.history()[-1] == "roll 4-4"
-    assert board.referee.ignored == {(1, 2)}
+    assert board.referee.watch.ignored == {(1, 2)}
     board.send(CellChanged(1, 2, True))  # the matrix is not quiet yet: still closed
-    assert board.history()[-1] == "roll 4-4" and board.referee.ignored == {(1, 2)}
+    assert board.history()[-1] == "roll 4-4" and board.referee.watch.ignored == {(1, 2)}
     view = board.send(CellChanged(1, 2, False))  # quiet at last, and as the game has it
-    assert isinstance(view, GameView) and board.referee.ignored == set()
+    assert isinstance(view, GameView) and board.referee.watch.ignored == set()
     assert board.history()[-1] == "roll 4-4"
     with Journal.open(tmp_path / "j.sqlite3") as again:
         resumed = again.resume()
@@ -255,10 +255,10 @@ def test_a_move_sensed_second_is_offered_only_while_the_board_made_the_last_move
     assert isinstance(view, BoardFixView) and view.message == "P2 must roll 2 dice before moving"
     board.send(CellChanged(0, 0, False))
     view = board.send(CellChanged(2, 4, True))  # E3 (an 8): offered, over A1's refusal
-    assert board.referee.by_board.instead is not None
+    assert board.referee.watch.by_board.instead is not None
     assert view.message == "place D5 came first; if yours is place E3, SELECT plays it instead"
     board.send(ControlPressed(Control.DOWN))
-    assert board.referee.by_board.instead is None
+    assert board.referee.watch.by_board.instead is None
     board.send(ControlPressed(Control.SELECT))
     assert board.history()[-1] == "place D5"
 
@@ -269,7 +269,7 @@ def test_a_chattering_sensors_phantom_gives_way_to_the_move_refused_behind_it(
     once the chatter is found the phantom is taken back and her move played, with no
     SELECT needed."""
     board.send(CellChanged(1, 2, True), CellChanged(2, 4, True))
-    assert board.referee.by_board.instead is not None and board.history()[-1] == "place C2"
+    assert board.referee.watch.by_board.instead is not None and board.history()[-1] == "place C2"
     reason = "chattering: 8 changes within 8 s; ignored until quiet for 2 s; check it"
     view = board.send(CellFault(1, 2, reason, chattering=True))
     assert board.history()[-2:] == ["roll 4-4", "place E3"]
@@ -288,8 +288,8 @@ def test_a_chip_straightened_or_tapped_after_its_move_is_a_hand_not_a_failing_se
     board.send(restless(1, 2, True, 1))
     for alone in (2, 4, 6):
         board.send(restless(1, 2, False, alone), restless(1, 2, True, alone + 1))
-    assert board.history()[-1] == "place C2" and board.referee.ignored == set()
-    assert board.referee.blame.asking is None
+    assert board.history()[-1] == "place C2" and board.referee.watch.ignored == set()
+    assert board.referee.watch.blame.asking is None
 
 
 def test_hesitating_between_two_cells_the_throw_allows_is_a_hand(board: Board) -> None:
@@ -300,8 +300,8 @@ def test_hesitating_between_two_cells_the_throw_allows_is_a_hand(board: Board) -
     assert view.message == "place C2 came first; if yours is place E3, SELECT plays it instead"
     board.send(restless(2, 4, False, 2), restless(1, 2, True, 3), restless(1, 2, False, 4),
                restless(1, 2, True, 5))
-    assert board.history()[-1] == "place C2" and board.referee.ignored == set()
-    assert board.referee.blame.asking is None
+    assert board.history()[-1] == "place C2" and board.referee.watch.ignored == set()
+    assert board.referee.watch.blame.asking is None
 
 
 def test_a_chip_put_twice_on_the_same_wrong_cell_asks_and_a_hand_keeps_it_heard(
@@ -310,14 +310,14 @@ def test_a_chip_put_twice_on_the_same_wrong_cell_asks_and_a_hand_keeps_it_heard(
     players are asked; "yes, a hand" keeps A1 heard, so a legal chip there later is a
     move."""
     board.send(restless(0, 0, True, 1), restless(0, 0, False, 2))
-    assert board.referee.blame.asking is None
+    assert board.referee.watch.blame.asking is None
     view = board.send(restless(0, 0, True, 3))
     assert view.message == "A1 keeps changing: is a hand on it? SELECT: yes, BACK: no"
     board.send(ControlPressed(Control.SELECT))
-    assert board.referee.ignored == set() and board.referee.blame.asking is None
+    assert board.referee.watch.ignored == set() and board.referee.watch.blame.asking is None
     board.send(restless(0, 0, False, 4), restless(1, 2, True, 1))  # her chip on C2
     board.send(DiceRolled((1, 1), "button"), restless(0, 0, True, 5))  # Ben throws a 2
-    assert board.history()[-1] == "place A1" and board.referee.ignored == set()
+    assert board.history()[-1] == "place A1" and board.referee.watch.ignored == set()
 
 
 def test_a_free_cell_closing_to_chips_the_rules_refuse_is_named_when_no_hand_is_on_it(
@@ -328,7 +328,7 @@ def test_a_free_cell_closing_to_chips_the_rules_refuse_is_named_when_no_hand_is_
     board.send(restless(0, 0, True, 1), restless(0, 0, False, 2), restless(0, 0, True, 3))
     view = board.send(ControlPressed(Control.BACK))
     assert isinstance(view, BoardFixView) or view.message is not None
-    assert board.referee.ignored == {(0, 0)}
+    assert board.referee.watch.ignored == {(0, 0)}
     assert "board sensor A1: changes by itself, no hand on it" in str(view.message)
     board.send(ControlPressed(Control.SELECT))  # read
     view = board.send(restless(0, 0, False, 4))
@@ -337,13 +337,13 @@ def test_a_free_cell_closing_to_chips_the_rules_refuse_is_named_when_no_hand_is_
     board.send(ControlPressed(Control.SELECT))  # read
     for alone in (1, 2, 3):  # B1 (a 3): three chips refused, the last named at once
         board.send(restless(0, 1, True, 2 * alone - 1), restless(0, 1, False, 2 * alone))
-    assert board.referee.ignored == {(0, 0), (0, 1)}
+    assert board.referee.watch.ignored == {(0, 0), (0, 1)}
 
 
 def test_a_legal_chip_on_an_ignored_cell_is_offered_for_select(board: Board) -> None:
     """C2's sensor is ignored; Ann puts her chip there for her 8: the screen says so and
     highlights place C2, which SELECT plays."""
-    board.referee.ignored.add((1, 2))
+    board.referee.watch.ignored.add((1, 2))
     view = board.send(CellChanged(1, 2, True))
     assert isinstance(view, GameView) and view.choices[view.cursor] == "place C2"
     assert view.message is not None and view.message.startswith("C2 is ignored")
@@ -360,12 +360,12 @@ def test_hands_that_swap_or_move_a_chip_over_and_over_are_not_taken_for_a_failin
     opened.send(DiceRolled((2, 1), "button"))  # a 3: Ann must replace F2 or E6
     for alone in range(1, 9, 2):
         opened.send(restless(1, 5, False, alone), restless(1, 5, True, alone + 1))
-    assert opened.referee.ignored == set()
+    assert opened.referee.watch.ignored == set()
     opened.send(ControlPressed(Control.SELECT))
     assert opened.history()[-1] == "replace F2"
     opened.send(restless(1, 2, True, 1), restless(1, 2, False, 2))  # C2 before a throw
     opened.send(DiceRolled((4, 4), "button"), restless(1, 2, True, 3))  # Ben: an 8
-    assert opened.history()[-1] == "place C2" and opened.referee.ignored == set()
+    assert opened.history()[-1] == "place C2" and opened.referee.watch.ignored == set()
 
 
 def test_a_sensor_whose_last_flips_were_too_brief_to_report_is_named_at_the_next_look(
@@ -377,7 +377,7 @@ def test_a_sensor_whose_last_flips_were_too_brief_to_report_is_named_at_the_next
     assert board.history()[-1] == "place C2"
     board.by_itself[1, 2] = 4
     board.referee.tick(30.0)
-    assert board.history()[-1] == "roll 4-4" and board.referee.ignored == {(1, 2)}
+    assert board.history()[-1] == "roll 4-4" and board.referee.watch.ignored == {(1, 2)}
     view = board.send()
     assert isinstance(view, GameView) and "took back place C2" in str(view.message)
 
@@ -390,7 +390,7 @@ def test_unreported_changes_by_itself_name_no_sensor_whose_changes_went_as_the_g
     board.send(restless(1, 2, True, 3))  # Ann's move
     board.by_itself[1, 2] = 4
     assert board.referee.tick(30.0) == 30.5
-    assert board.referee.ignored == set() and board.history()[-1] == "place C2"
+    assert board.referee.watch.ignored == set() and board.history()[-1] == "place C2"
     board.by_itself.clear()
     assert board.referee.tick(31.0) != 31.5
 

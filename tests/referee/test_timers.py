@@ -80,8 +80,7 @@ def test_a_piece_unseen_once_the_board_is_still_after_a_change_is_suspected() ->
 def test_the_timers_wait_for_the_soonest() -> None:
     timers = Timers()
     assert timers.due() is None
-    timers.unmade.worked()
-    timers.unmade.on(0.0, frozenset({(2, 2)}))
+    timers.pager.on(0.0, "long")
     timers.tumble.throw((), [], (1,), animation)
     timers.tumble.on(1.0)
     assert timers.due() == pytest.approx(1.0 + TUMBLE_FRAME_S)
