@@ -2,7 +2,7 @@
 
 By default the latest night in the journal the config names; ``--night DATE`` picks another,
 ``--all`` takes every night. CSV has one row per player per game (for a spreadsheet), made
-as the hub makes its ``/night.csv`` (:mod:`firmware_host.night.results`), the table named as
+as the hub makes its ``/night.csv`` (:mod:`firmware_host.hub.results`), the table named as
 the config's ``[night]`` names it; JSON has each night's games and its standings, as the
 hub's ``/night.json`` has them. A damaged game is left out with one line on stderr naming it
 and what is wrong (exit status 1); the good ones are exported.
@@ -28,10 +28,11 @@ from firmware_host.commands import (
     not_yours,
 )
 from firmware_host.errors import UsageError
+from firmware_host.hub.league.finished import FinishedGame
+from firmware_host.hub.results import csv_text, night_record
+from firmware_host.hub.store import finished
 from firmware_host.journal import Journal, PlayedGame, Throw, standings
 from firmware_host.night.follow import as_game, worked_out
-from firmware_host.night.results import csv_text, night_record
-from firmware_host.night.topics import Game
 from games import REGISTRY
 
 
@@ -65,10 +66,10 @@ def run(args: argparse.Namespace) -> int:
     night = load(args.config).night
     table = ("", "") if night is None else (night.table_id, night.table)
     if args.format == "csv":
-        sys.stdout.write(csv_text(as_game(*table, game) for game in games))
+        sys.stdout.write(csv_text(finished(as_game(*table, game)) for game in games))
     else:
-        made = {game.id: as_game(table[0], table[1], game,
-                                 *worked_out(game, actions[game.id], thrown[game.id]))
+        made = {game.id: finished(as_game(table[0], table[1], game,
+                                          *worked_out(game, actions[game.id], thrown[game.id])))
                 for game in games}
         json.dump(as_json(games, made), sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -133,7 +134,7 @@ def read_games(path: Path, command: str = "export", replay: Container[str] = (),
     return Reading(games, problems, earlier, actions, thrown)
 
 
-def as_json(games: list[PlayedGame], made: Mapping[int, Game]) -> dict[str, Any]:
+def as_json(games: list[PlayedGame], made: Mapping[int, FinishedGame]) -> dict[str, Any]:
     """Each night as the hub's ``/night.json`` gives one (its date, games and standings,
     made by the same code from ``made``, each game's message by its id), a game with the
     options it was played with added: the journal keeps them, the hub is not sent them.

@@ -24,9 +24,9 @@ from pathlib import Path
 from firmware_host.commands import Subparsers, add_command, output_file
 from firmware_host.commands.hub import ROSTER, default_db
 from firmware_host.errors import UsageError
+from firmware_host.hub.league.finished import FinishedGame
 from firmware_host.hub.league.roster import Roster, RosterError, read
 from firmware_host.hub.store import stored_games
-from firmware_host.night.topics import Game
 
 
 def register(subparsers: Subparsers) -> None:
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def games(db: Path | None) -> list[Game]:
+def games(db: Path | None) -> list[FinishedGame]:
     path = db or default_db()
     if db is None and not os.access(path, os.R_OK):
         return []
@@ -81,7 +81,7 @@ def games(db: Path | None) -> list[Game]:
         raise UsageError(f"--db {path}: not a hub's nights ({err})") from None
 
 
-def listing(roster: Roster, played: list[Game]) -> str:
+def listing(roster: Roster, played: list[FinishedGame]) -> str:
     """A line per player: id, name, other names, games and nights."""
     written: dict[str, dict[str, None]] = defaultdict(dict)
     nights: dict[str, set[str]] = defaultdict(set)

@@ -17,12 +17,12 @@ from urllib.parse import quote
 
 from firmware_host.hub import urls
 from firmware_host.hub.league.fairness import judge_page
+from firmware_host.hub.league.finished import Luck
 from firmware_host.hub.league.league import Appearance, League, Player, key
 from firmware_host.hub.league.ratings import PROVISIONAL_WORDS, TARGET, Rating
 from firmware_host.hub.markup import EMPTY, Html, join, render
 from firmware_host.hub.page import NEWLINE, dice_report, document, legend, ranks
-from firmware_host.night.results import COLUMNS, rows
-from firmware_host.night.topics import Luck
+from firmware_host.hub.results import COLUMNS, rows
 from games.dalmatian_luck import points
 from games.words import count
 

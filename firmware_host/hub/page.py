@@ -23,12 +23,13 @@ from firmware_host.hub.league.fairness import (
     judge_page,
     page_verdict,
 )
+from firmware_host.hub.league.finished import FinishedGame
 from firmware_host.hub.league.league import Counts
 from firmware_host.hub.markup import EMPTY, Html, join, render
+from firmware_host.hub.results import csv_text, night_record
 from firmware_host.hub.store import HeardTable, Night, NightSummary
 from firmware_host.journal import Standing
-from firmware_host.night.results import csv_text, night_record
-from firmware_host.night.topics import Game, SeatedTable, moment
+from firmware_host.night.topics import SeatedTable, moment
 from games.core import DIE_FACES as FACES
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
@@ -235,7 +236,7 @@ def games(night: Night, most: int | None = SHOWN_GAMES) -> Html:
                   items=items, more=more)
 
 
-def game_item(g: Game) -> Html:
+def game_item(g: FinishedGame) -> Html:
     """A finished game in the list (``data-game``: the key a change of it is sent by)."""
     return render('<li data-game="{table}/{id}"><a class="what" href="{href}">{game} · '
                   "{name}</a><br>{players}</li>", table=g.table, id=g.id, game=g.game,
@@ -316,7 +317,7 @@ def seating_parts(night: Night) -> dict[str, Html]:
     return {"seating": seating(night), "next-round": next_round(night)}
 
 
-def game_page(game: Game) -> Html:
+def game_page(game: FinishedGame) -> Html:
     """A finished game: its players by place, when it was played, each player's luck and
     decisions in a game of Dalmatian, and the link that adds the play to BG Stats."""
     started, ended = moment(game.started), moment(game.ended)
@@ -485,5 +486,5 @@ def as_json(night: Night, rejected: int) -> dict[str, Any]:
 
 
 def as_csv(night: Night) -> str:
-    """The night's results as ``table-companion export`` writes them (``night.results``)."""
+    """The night's results as ``table-companion export`` writes them (``hub.results``)."""
     return csv_text(night.games)

@@ -19,6 +19,7 @@ from http import HTTPStatus
 from urllib.parse import unquote
 
 from firmware_host.hub import league_pages, page, urls
+from firmware_host.hub.league.finished import FinishedGame
 from firmware_host.hub.league.league import (
     Dice,
     Key,
@@ -62,7 +63,7 @@ class Read:
     from those, and the store's count of the night's changes when they were read."""
 
     changes: int
-    games: list[topics.Game]
+    games: list[FinishedGame]
     dice: Dice
 
 

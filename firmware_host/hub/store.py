@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
+from firmware_host.hub.league.finished import FinishedGame, Luck, Seat, Throw
 from firmware_host.hub.league.roster import Roster
 from firmware_host.hub.league.shares import Bounds, OverBound, closed_words
 from firmware_host.journal import PlayedGame, PlayerResult, Standing, standings
@@ -52,6 +53,7 @@ from firmware_host.night.topics import (
     moment,
 )
 
+Each = Callable[[FinishedGame], FinishedGame]  # what a reader does to each game it reads
 # the games the host removed (`table-companion league remove`), for the running hub to see
 REMOVED = ("CREATE TABLE IF NOT EXISTS removed (seq INTEGER PRIMARY KEY, at TEXT NOT NULL, "
            "night TEXT NOT NULL, table_id TEXT NOT NULL, game_id INTEGER NOT NULL)")
@@ -113,7 +115,7 @@ class Night:
 
     night: str
     tables: tuple[HeardTable, ...]
-    games: tuple[Game, ...]
+    games: tuple[FinishedGame, ...]
     standings: tuple[Standing, ...]
     trouble: str = ""
     seating: Seating = NO_SEATING  # the next round, as the host last published it
@@ -137,7 +139,7 @@ class Store:
     tables: dict[str, HeardTable] = field(default_factory=dict)
     latest: str = ""  # the latest night the hub holds a game in: the open one
     # the latest night's games, by table id and game id (a table's live state touches its own)
-    games: dict[str, dict[int, Game]] = field(default_factory=dict)
+    games: dict[str, dict[int, FinishedGame]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     tonight: str = ""  # the night the host chose to show, '' for the latest
     heard: dict[str, float] = field(default_factory=dict)  # table id: clock() when last heard
@@ -219,7 +221,7 @@ class Store:
                 case Live():
                     card, results = self._live(table, message)
                 case Game():
-                    results = self._game(table, message)
+                    results = self._game(table, finished(message))
                 case Cleared(id=game_id):
                     results = self._drop(message.table, game_id)
             if card:
@@ -278,7 +280,7 @@ class Store:
             dropped |= self._drop(table.id, game_id)
         return card, dropped or self._shown(table) != shown
 
-    def _shown(self, table: HeardTable) -> dict[int, Game]:
+    def _shown(self, table: HeardTable) -> dict[int, FinishedGame]:
         """The latest night's games of ``table`` that its live state lists (every one it
         holds, once the night is closed)."""
         held = self.games.get(table.id, {})
@@ -287,7 +289,7 @@ class Store:
         listed = () if table.live is None else table.live.finished
         return {game_id: game for game_id, game in held.items() if game_id in listed}
 
-    def _game(self, table: HeardTable, game: Game) -> bool:
+    def _game(self, table: HeardTable, game: FinishedGame) -> bool:
         """Kept; a change of the results once the table's live state lists it (or at once
         in an older night, which takes only games it does not hold). OverBound for a game
         of a closed night the store does not hold as it is, or past a bound of its table's."""
@@ -295,7 +297,7 @@ class Store:
         if game.night < self.latest:
             added = self.db.execute("INSERT OR IGNORE INTO played VALUES (?, ?, ?, ?)",
                                     (game.night, game.table, game.id,
-                                     topics.game_payload(game))).rowcount
+                                     payload(game))).rowcount
             self.db.execute("DELETE FROM closed WHERE night = ?", (game.night,))
             self.changes[game.night] += added
             return added > 0
@@ -307,10 +309,10 @@ class Store:
         held[game.id] = game
         self.changes[game.night] += 1
         self.db.execute("INSERT OR REPLACE INTO played VALUES (?, ?, ?, ?)",
-                        (game.night, game.table, game.id, topics.game_payload(game)))
+                        (game.night, game.table, game.id, payload(game)))
         return table.live is not None and game.id in table.live.finished
 
-    def _check(self, game: Game) -> None:
+    def _check(self, game: FinishedGame) -> None:
         """OverBound if ``game`` would open a closed night, or take its table past a bound
         of the night (a game held as it is takes nothing: a retained copy sent again)."""
         first_open = self.first_open()
@@ -336,7 +338,7 @@ class Store:
             raise OverBound(game.table, "names", f"{bounds.names} player names in its games "
                             f"of {game.night} already")
 
-    def _table_games(self, night: str, table_id: str) -> dict[int, Game]:
+    def _table_games(self, night: str, table_id: str) -> dict[int, FinishedGame]:
         """The games ``table_id`` has in ``night`` (shown or not)."""
         if night == self.latest:
             return self.games.get(table_id, {})
@@ -371,7 +373,7 @@ class Store:
             self.games.setdefault(game.table, {})[game.id] = game
 
     def _read(self, where: str, *values: str | int,
-              each: Callable[[Game], Game] | None = None) -> list[Game]:
+              each: Each | None = None) -> list[FinishedGame]:
         """The games of the file ``where`` says (through ``each``), as they ended."""
         return _parsed(self._rows(where, *values), each)
 
@@ -432,7 +434,7 @@ class Store:
         return (any_game and not playing and not self.seating.tables
                 and self.clock() - self.played_at >= self.ended_after)
 
-    def _games_of(self, night: str, each: Callable[[Game], Game] | None = None) -> list[Game]:
+    def _games_of(self, night: str, each: Each | None = None) -> list[FinishedGame]:
         if night != self.latest:
             return self._read("night = ?", night, each=each)
         tables = (self.tables.values() if self._open() else
@@ -441,7 +443,7 @@ class Store:
                  for table in tables for game in self._shown(table).values()]
         return sorted(shown, key=lambda g: moment(g.ended))
 
-    def games_of(self, night: str, each: Callable[[Game], Game] | None = None) -> list[Game]:
+    def games_of(self, night: str, each: Each | None = None) -> list[FinishedGame]:
         """One night's games as the pages show them, in the order they ended; each through
         ``each`` as it is read, if given. An older night's are checked and passed through
         ``each`` after the lock is let go: the broker's thread and the page wait only for
@@ -452,7 +454,7 @@ class Store:
             rows = self._rows("night = ?", night)
         return _parsed(rows, each)
 
-    def closed_night(self, night: str) -> tuple[list[Game], bytes] | None:
+    def closed_night(self, night: str) -> tuple[list[FinishedGame], bytes] | None:
         """A closed night's games (lean) and its dice counts (JSON) as :meth:`keep_closed`
         kept them; None if the night is open or was not kept (or was changed since)."""
         with self.lock:
@@ -468,15 +470,15 @@ class Store:
                      for table, game_id, payload in kept]
         except (ValueError, TypeError, BadMessage):
             return None  # an earlier hub's, or a stricter hub's: read the night again
-        return [g for g in games if isinstance(g, Game)], row[1]
+        return [finished(g) for g in games if isinstance(g, Game)], row[1]
 
-    def keep_closed(self, night: str, games: list[Game], dice: bytes) -> None:
+    def keep_closed(self, night: str, games: list[FinishedGame], dice: bytes) -> None:
         """Keep a closed night's lean games and dice counts (not an open one's: it may
         still change)."""
         with self.lock:
             if night >= self.first_open():
                 return
-            kept = json.dumps([[g.table, g.id, topics.game_payload(g).decode()]
+            kept = json.dumps([[g.table, g.id, payload(g).decode()]
                                for g in games])
             self.db.execute("INSERT OR REPLACE INTO closed VALUES (?, ?, ?)",
                             (night, kept, dice))
@@ -523,7 +525,7 @@ class Store:
                                             len({g.table for g in games}))
             return [s for s in summaries if s.games]
 
-    def game(self, night: str, table_id: str, game_id: int) -> Game | None:
+    def game(self, night: str, table_id: str, game_id: int) -> FinishedGame | None:
         """One finished game as the pages show it, or None."""
         with self.lock:
             if night == self.latest:
@@ -532,7 +534,7 @@ class Store:
             return next(iter(self._read("night = ? AND table_id = ? AND game_id = ?",
                                         night, table_id, game_id)), None)
 
-    def every_game(self, each: Callable[[Game], Game] | None = None) -> list[Game]:
+    def every_game(self, each: Each | None = None) -> list[FinishedGame]:
         """Every game of every night as the pages show them, in the order they ended; each
         through ``each`` as it is read, if given (so a caller may keep less of it than a
         whole night's file holds)."""
@@ -542,11 +544,11 @@ class Store:
             return sorted(older + latest, key=lambda g: moment(g.ended))
 
 
-def played(game: Game, names: Mapping[str, str], roster: Roster) -> PlayedGame:
+def played(game: FinishedGame, names: Mapping[str, str], roster: Roster) -> PlayedGame:
     """A finished game as the journal's standings take it, its players by ``names`` (a
     table's name for a player: the page's), or by the roster's name of the id a player
     carries, so one person is one line of the standings whatever the table wrote."""
-    def shown(player: topics.Player) -> str:
+    def shown(player: Seat) -> str:
         person = roster.person(player.id) if player.id else None
         return person.name if person is not None else names.get(player.name, player.name)
 
@@ -556,11 +558,13 @@ def played(game: Game, names: Mapping[str, str], roster: Roster) -> PlayedGame:
                             for p in game.players))
 
 
-def _parsed(rows: list[tuple[str, int, bytes]], each: Callable[[Game], Game] | None = None
-            ) -> list[Game]:
+def _parsed(rows: list[tuple[str, int, bytes]], each: Each | None = None
+            ) -> list[FinishedGame]:
     """The games of ``rows`` of the file (through ``each``), as they ended."""
-    games = [each(game) if each else game for table_id, game_id, payload in rows
-             if isinstance(game := _kept(topics.game_topic(table_id, game_id), payload), Game)]
+    messages = (_kept(topics.game_topic(table_id, game_id), kept)
+                for table_id, game_id, kept in rows)
+    games = [each(game) if each else game
+             for game in (finished(m) for m in messages if isinstance(m, Game))]
     return sorted(games, key=lambda g: moment(g.ended))
 
 
@@ -592,7 +596,7 @@ def _without_time(live: Live) -> Live:
     return replace(live, at="")
 
 
-def stored_games(path: Path) -> list[Game]:
+def stored_games(path: Path) -> list[FinishedGame]:
     """Every game a hub keeps in ``path``, read without changing the file (the hub may be
     running), in the order they ended; sqlite3.Error if it is not a hub's file."""
     db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
@@ -633,3 +637,21 @@ def remove_games(path: Path, night: str, table_id: str, game_id: int | None = No
         return ids
     finally:
         db.close()
+
+
+def finished(game: Game) -> FinishedGame:
+    """The hub's record of a table's finished game, read from the wire's message once."""
+    return FinishedGame(game.table, game.name, game.id, game.game, game.started, game.ended,
+                        game.night, tuple(Seat(p.seat, p.name, p.score, p.place, p.id)
+                                          for p in game.players),
+                        tuple(Luck(x.seat, x.luck, x.decisions) for x in game.luck),
+                        tuple(Throw(x.seat, x.source, x.dice) for x in game.throws), game.starter)
+
+
+def payload(game: FinishedGame) -> bytes:
+    """``game`` as its table sent it: the file keeps the wire's message."""
+    return topics.game_payload(Game(
+        game.table, game.name, game.id, game.game, game.started, game.ended, game.night,
+        tuple(topics.Player(p.seat, p.name, p.score, p.place, p.id) for p in game.players),
+        tuple(topics.Luck(x.seat, x.luck, x.decisions) for x in game.luck),
+        tuple(topics.Thrown(x.seat, x.source, x.dice) for x in game.throws), game.starter))

@@ -35,9 +35,9 @@ from night_parts import (
     until,
 )
 
+from firmware_host.hub.results import FORMULA
 from firmware_host.hub.server import RENDER_S
 from firmware_host.night import topics
-from firmware_host.night.results import FORMULA
 from firmware_host.night.topics import BadMessage, Game, Live, Player
 
 SHOT = ROOT / "build" / "night" / "page-hostile-390x844.png"

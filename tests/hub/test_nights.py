@@ -11,18 +11,19 @@ import sqlite3
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
 
 from firmware_host.hub import urls
 from firmware_host.hub.broadcast import Broadcast
+from firmware_host.hub.league.finished import FinishedGame
 from firmware_host.hub.server import NightServer
 from firmware_host.hub.site import Site
-from firmware_host.hub.store import Change, Store
+from firmware_host.hub.store import Change, Store, finished
 from firmware_host.night import topics
-from firmware_host.night.topics import Cleared, Game, Live, Player
+from firmware_host.night.topics import Cleared, Game, Live, Luck, Player, Thrown
 
 
 def game(table: str, game_id: int, night: str, winner: str = "Ann", loser: str = "Ben",
@@ -61,6 +62,29 @@ def three_nights(store: Store) -> None:
     finish(store, game("table-2", 2, "2026-11-22", "Di", "Cy"), (2,))
 
 
+def test_a_game_is_read_once_into_the_hubs_record_and_kept_as_its_table_sent_it(
+        tmp_path: Path) -> None:
+    """The store holds the league's record of a finished game (every field of the message:
+    ids, luck, throws and the starter too), and its file keeps the message byte for byte,
+    so a hub started again reads the same record."""
+    sent = replace(game("table-1", 1, "2026-11-20"),
+                   players=(Player(0, "Ann", 30, 1, "ann"), Player(1, "Ben", 20, 2)),
+                   luck=(Luck(0, 310, 40), Luck(1, -310, 0)), starter=1,
+                   throws=(Thrown(0, "button", (1, 2, 3, 4, 5)), Thrown(1, "manual", (6, 6))))
+    path = tmp_path / "night.sqlite3"
+    store = Store.open(path)
+    finish(store, sent, (1,))
+    held = store.game("2026-11-20", "table-1", 1)
+    assert isinstance(held, FinishedGame) and held == finished(sent)
+    assert asdict(held) == asdict(sent)  # the same fields: the pages and exports unchanged
+    assert store.db.execute("SELECT payload FROM played").fetchall() == [
+        (topics.game_payload(sent),)]
+    store.close()
+    again = Store.open(path)
+    assert again.game("2026-11-20", "table-1", 1) == held
+    again.close()
+
+
 def test_every_night_is_kept_and_today_is_the_latest(tmp_path: Path) -> None:
     store = Store.open(tmp_path / "night.sqlite3")
     three_nights(store)
@@ -74,8 +98,8 @@ def test_every_night_is_kept_and_today_is_the_latest(tmp_path: Path) -> None:
     # one win each; Cy won the only game she played, Ann and Ben one of two
     assert [(s.name, s.wins) for s in first.standings] == [("Cy", 1), ("Ann", 1), ("Ben", 1),
                                                             ("Di", 0)]
-    assert store.game("2026-11-20", "table-1", 2) == game("table-1", 2, "2026-11-20", "Ben",
-                                                          "Ann", hour=21)
+    assert store.game("2026-11-20", "table-1", 2) == finished(
+        game("table-1", 2, "2026-11-20", "Ben", "Ann", hour=21))
     assert store.game("2026-11-22", "table-2", 2) is not None
     assert store.game("2026-11-21", "table-2", 2) is None
     assert [g.night for g in store.every_game()] == ["2026-11-20"] * 3 + ["2026-11-21",
@@ -102,7 +126,7 @@ def test_an_older_night_is_read_only(tmp_path: Path) -> None:
     # a game it did not hold yet (one that ended after the next night began) is taken
     late = game("table-3", 9, "2026-11-20", "Eve", "Fay", hour=23)
     assert store.apply(wire(late)) == Change("", True)
-    assert store.game("2026-11-20", "table-3", 9) == late
+    assert store.game("2026-11-20", "table-3", 9) == finished(late)
     assert store.apply(wire(late)) == Change()
 
 
@@ -130,7 +154,7 @@ def test_a_hub_that_kept_one_night_keeps_it_as_the_first(tmp_path: Path) -> None
     store = Store.open(path)
     assert store.game("2026-11-19", "table-1", 4) is None  # its table has not listed it yet
     store.apply(wire(live("table-1", (4,), "2026-11-19T23:00:00+01:00")))
-    assert store.game("2026-11-19", "table-1", 4) == kept
+    assert store.game("2026-11-19", "table-1", 4) == finished(kept)
     assert [n.night for n in store.nights()] == ["2026-11-19"]
 
 

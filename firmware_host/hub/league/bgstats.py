@@ -6,7 +6,7 @@ URL-encoded JSON. Opening it on a phone with the app shows its import dialog, wh
 game and the players are matched once to the app's own (it remembers the match by
 ``sourceGameId`` and ``sourcePlayerId``, so those stay the same from play to play).
 
-The play is made from the hub's record of a finished game (:class:`topics.Game`):
+The play is made from the hub's record of a finished game (:class:`finished.FinishedGame`):
 ``sourcePlayId`` is the table, the game's number and its start (a table whose journal
 starts its numbers again makes new plays, not the app's duplicates of old ones);
 ``playDate`` is when the game started, in UTC, as ``YYYY-MM-DD HH:MM:SS``;
@@ -21,20 +21,20 @@ tell). Every game here ranks the higher score first, so ``highestWins`` is true.
 from __future__ import annotations
 
 import json
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-from firmware_host.night.topics import Game, moment
+from firmware_host.hub.league.finished import FinishedGame
 
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html"
 SOURCE_NAME = "table-companion"
 PLAY_DATE = "%Y-%m-%d %H:%M:%S"
 
 
-def play(game: Game) -> dict[str, Any]:
+def play(game: FinishedGame) -> dict[str, Any]:
     """The play in BG Stats' format."""
-    started, ended = moment(game.started), moment(game.ended)
+    started, ended = datetime.fromisoformat(game.started), datetime.fromisoformat(game.ended)
     minutes = round((ended - started).total_seconds() / 60)
     utc = started.astimezone(UTC)
     return {
@@ -60,7 +60,7 @@ def play(game: Game) -> dict[str, Any]:
     }
 
 
-def create_play_link(game: Game) -> str:
+def create_play_link(game: FinishedGame) -> str:
     """The link that opens BG Stats with this game as a new play."""
     data = json.dumps(play(game), ensure_ascii=False, separators=(",", ":"))
     return f"{CREATE_PLAY}?data={quote(data, safe='')}"

@@ -14,11 +14,12 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
+from firmware_host.hub.league.finished import FinishedGame
 from firmware_host.hub.league.ratings import Rating, Side, rate
 from firmware_host.hub.league.roster import Roster
-from firmware_host.night.topics import Game, moment
 from games import game_class
 from games.errors import UnknownGameError
 
@@ -27,13 +28,13 @@ Rated = tuple[dict[str, Rating], dict[str, Rating]]  # after a game: overall, in
 K = TypeVar("K")
 
 
-def key(game: Game) -> Key:
+def key(game: FinishedGame) -> Key:
     return (game.night, game.table, game.id)
 
 
-def order(game: Game) -> tuple[object, ...]:
+def order(game: FinishedGame) -> tuple[object, ...]:
     """When a game ended (its key after, for games that ended in the same instant)."""
-    return (moment(game.ended), key(game))
+    return (datetime.fromisoformat(game.ended), key(game))
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class Appearance:
     """One player's part in one finished game, with their ratings after it (None when the
     game was not rated: a player listed twice in it)."""
 
-    game: Game
+    game: FinishedGame
     seat: int
     name: str  # as the table wrote it
     place: int
@@ -65,7 +66,7 @@ class Player:
     by_game: dict[str, Rating] = field(default_factory=dict)  # a game's title: its rating
 
 
-def lean(game: Game) -> Game:
+def lean(game: FinishedGame) -> FinishedGame:
     """``game`` without its throws (hundreds a game: kept for every game of every night,
     they would be most of what the hub holds; :class:`Dice` counts them instead)."""
     return replace(game, throws=()) if game.throws else game
@@ -114,7 +115,7 @@ class Dice:
     players: Counts[str] = field(default_factory=Counts)
     tables: Counts[tuple[str, str]] = field(default_factory=Counts)
 
-    def take(self, game: Game) -> Game:
+    def take(self, game: FinishedGame) -> FinishedGame:
         if not game.throws:
             return game
         names = {p.seat: p.name for p in game.players}
@@ -130,7 +131,7 @@ class Dice:
         return lean(game)
 
     @classmethod
-    def counted(cls, games: Iterable[Game]) -> Dice:
+    def counted(cls, games: Iterable[FinishedGame]) -> Dice:
         """The dice of ``games`` (one night's, say)."""
         dice = cls()
         for game in games:
@@ -187,11 +188,11 @@ class Dice:
 class League:
     roster: Roster
     players: dict[str, Player] = field(default_factory=dict)
-    games: list[Game] = field(default_factory=list)  # in the order they ended, lean
+    games: list[FinishedGame] = field(default_factory=list)  # in the order they ended, lean
     dice: Dice = field(default_factory=Dice)
     unrated: dict[Key, str] = field(default_factory=dict)  # a game not rated: why
 
-    def add(self, game: Game, known: Rated | None = None) -> None:
+    def add(self, game: FinishedGame, known: Rated | None = None) -> None:
         """Rate ``game``, which ended after every game the league holds (or take its
         ratings as ``known``: as they were rated before, after the same games)."""
         if self.games and order(game) <= order(self.games[-1]):
@@ -257,7 +258,7 @@ class League:
                     rated[1][player.id] = a.in_game
         return found
 
-    def _sides(self, game: Game, ids: list[str]) -> list[Side]:
+    def _sides(self, game: FinishedGame, ids: list[str]) -> list[Side]:
         """The game's sides: each player alone, or partners together where the game plays
         in teams (by its rules' ``seat_sides``)."""
         try:
@@ -278,7 +279,7 @@ class League:
                       key=lambda p: (p.rating.provisional, -p.rating.shown, p.name.lower()))
 
 
-def build(games: Iterable[Game], roster: Roster,
+def build(games: Iterable[FinishedGame], roster: Roster,
           known: Mapping[Key, tuple[int, Rated]] | None = None) -> League:
     """The league of ``games`` (any order) named by ``roster``, from scratch; ``known``:
     ratings kept from an earlier build with the same roster (each with its game's place in
@@ -310,7 +311,7 @@ def rated_from_json(text: str) -> Rated:
     return overall, in_game
 
 
-def extended(league: League, games: list[Game], roster: Roster,
+def extended(league: League, games: list[FinishedGame], roster: Roster,
              known: Callable[[], Mapping[Key, tuple[int, Rated]]] | None = None) -> League:
     """The league of ``games``: ``league`` rated on from the first game where the two
     differ (one that ended before others, or was removed), if the roster is the same; else
