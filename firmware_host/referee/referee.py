@@ -9,8 +9,10 @@ raises out of :meth:`Referee.handle`.
 
 The referee wires owners of their own, each a module beside this one: the pages over the
 game (:mod:`.page_stack`), the game as the table plays it (:mod:`.tables`, one per game
-name), the timers (:mod:`.timers`), the evening's settings (:mod:`.settings`) and the board
-watch, the one owner of failing sensors (:mod:`.board_watch`).
+name), the timers (:mod:`.timers`), the evening's settings (:mod:`.settings`), the board
+watch, the one owner of failing sensors (:mod:`.board_watch`), the game choice and a game
+night's next round (:mod:`.between`), and the frames drawn (:mod:`.frames`). Whatever moves
+on by itself answers the same question, when it is due, so a tick is one loop over them.
 
 Controls, whatever hardware gives them:
 
@@ -29,7 +31,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -43,7 +44,9 @@ from firmware_host.journal.errors import BUSY, Failure
 from firmware_host.menu import DiceEntry, Menu, confirm
 from firmware_host.next_round import NextRound
 from firmware_host.players import Player, read_roster, roster_beside
+from firmware_host.referee.between import Between
 from firmware_host.referee.board_watch import CLEARS, BoardWatch
+from firmware_host.referee.frames import Frames
 from firmware_host.referee.game_menu import (
     game_menu,
     long_press,
@@ -51,7 +54,7 @@ from firmware_host.referee.game_menu import (
     why_no_undo,
 )
 from firmware_host.referee.later_log import LaterLog
-from firmware_host.referee.new_game import NewGame, seat_problem
+from firmware_host.referee.new_game import NewGame
 from firmware_host.referee.page_stack import Page, PageStack
 from firmware_host.referee.parts import (
     DiceRoller,
@@ -110,22 +113,21 @@ class Referee:
         self.journal = journal
         self.parts = Parts(roller, sound, recognise, board, shutdown or Parts.shutdown, label,
                            restless)
-        self.render = render
+        self.frames = Frames(render)
         self.settings = Settings.of(config).kept(journal.table_settings())
         self.table: GameTable | None = None
         self.pages = PageStack()
-        self.timers = Timers()
-        self._changed = True  # the screen has changed since the last frame
-        self._draw_failure = ""  # what the last frame's drawing raised, logged once
         self.watch = BoardWatch(self)  # failing sensors, and the moves the board made
         self._later = LaterLog(log)  # INFO lines, written once the frame is out
-        # at a game night, the seat the host gave this table for the next round
-        self.next_round = NextRound(next_round.beside(journal.path))
-        self._game_choice: Menu | None = None
-        self.new_game = NewGame(config, self.open, self.pages.close, self._start,
-                                journal.recent_players,
-                                partial(read_roster, roster_beside(journal.path)),
-                                lambda: self.next_round.seat)
+        seat = NextRound(next_round.beside(journal.path))  # a game night's next round
+        self.between = Between(self, seat, NewGame(
+            config, self.open, self.pages.close, self._start, journal.recent_players,
+            partial(read_roster, roster_beside(journal.path)), lambda: seat.seat))
+        self.timers = Timers(self._highlighted, self._scroll_on, self._shown,
+                             lambda: self.pages.turning, self._written)
+        timers = self.timers  # moved on in this order at each tick
+        timers.owners = (timers.scroll, timers.tumble, timers.unwritten, timers.pager,
+                         self.between, timers.turns, self.watch)
         if game is None:
             self.open_game_choice()
         else:
@@ -155,59 +157,25 @@ class Referee:
             log.exception("while handling %s", event)
             self.say(f"internal error ({type(err).__name__}), logged; no accepted move is lost")
         self._tell_roller()
-        self._changed = True
+        self.frames.changed = True
         self.timers.scroll.line_changed()
 
     def tick(self, now: float) -> float | None:
-        """Move the timers on (a tumbling roll's next face, a long line's scroll, a sensor
-        suspected of missing its piece); return when the next of them is due (None: nothing
-        moves on by itself). The loop ticks once the frame after an event is shown: the
-        moment to write the event's log lines and for the table's own pause work."""
+        """Move every owner of what moves on by itself on, in turn (a tumbling roll's next
+        face, a long line's scroll, the next round's seat, a sensor suspected of missing its
+        piece: :attr:`Timers.owners <firmware_host.referee.timers.Timers.owners>`); return
+        when the next of them is due (None: nothing moves on by itself). The loop ticks once
+        the frame after an event is shown: the moment to write the event's log lines and for
+        the table's own pause work."""
         self._later.write()
         if self.table is not None:
             self.table.pause(self.settings)
-        if self.timers.scroll.on(now, self._highlighted):
-            if self.pages:
-                self.pages.scroll_on()
-            elif self.table is not None:
-                self.table.scroll += 1
-            self._changed = True
-        self._changed |= self.timers.tumble.on(now)
-        unwritten = self.timers.unwritten
-        game, source, waiting = unwritten.game, unwritten.source, unwritten.on(now)
-        if waiting and game is self.game and self.play(*waiting, source=source):
-            self.say(f"the journal is free again: {_listed(waiting)} written")
-            self._changed = True
-        shown = self.table.shown_message() if self.table is not None and not self.pages else None
-        self._changed |= self.timers.pager.on(now, shown)
-        between = self.table is None or self.table.game.is_over
-        if between:
-            self._changed |= self._next_round_news(now)
-        self._changed |= self.timers.turns.on(now, self.pages.turning)
-        self._changed |= self.watch.on(now)
-        due = self.timers.due()
-        if self.watch.due is not None:
-            due = min(due, self.watch.due) if due is not None else self.watch.due
-        if between:  # look for the next round's seat again
-            due = min(due, self.next_round.due) if due is not None else self.next_round.due
-        return due
+        self.frames.changed |= self.timers.on(now)
+        return self.timers.due()
 
     def frame(self) -> Image.Image | None:
         """The new screen, or None when nothing changed since the last."""
-        if not self._changed:
-            return None
-        self._changed = False
-        try:
-            image = self.render(self.view())
-        except Exception as err:  # a bug must not blank the table: a plain frame, play goes on
-            failure = f"{type(err).__name__}: {err}"
-            if failure != self._draw_failure:  # logged once, not at every frame
-                log.exception("while drawing the screen")
-            self._draw_failure = failure
-            return self.render(NoticeView("Screen error", (
-                f"internal error ({type(err).__name__}), logged", "play goes on: no move lost")))
-        self._draw_failure = ""
-        return image
+        return self.frames.frame(self.view)
 
     def view(self) -> View:
         """What the screen shows now."""
@@ -219,6 +187,25 @@ class Referee:
         page = self.timers.pager.page_of(table.shown_message())
         return table.view(self.settings, tumble.rolling, page,
                           tumble.thrower if tumble.busy else None)
+
+    def _scroll_on(self) -> None:
+        """The highlighted line moves on a character: a page's, or the game's."""
+        if self.pages:
+            self.pages.scroll_on()
+        elif self.table is not None:
+            self.table.scroll += 1
+
+    def _shown(self) -> str | None:
+        """The message shown on the game (none under a page), to page."""
+        return self.table.shown_message() if self.table is not None and not self.pages else None
+
+    def _written(self, game: object, actions: tuple[Any, ...], source: str | None) -> bool:
+        """``actions`` kept from the journal by another program's lock, written once it let
+        go, if their game is still the one played; whether they were."""
+        if actions and game is self.game and self.play(*actions, source=source):
+            self.say(f"the journal is free again: {_listed(actions)} written")
+            return True
+        return False
 
     def _highlighted(self) -> str | None:
         """The highlighted line on screen now, if there is one that could scroll."""
@@ -349,33 +336,6 @@ class Referee:
         self.timers.tumble.land()  # a throw still tumbling belongs to the game it was made in
         self.watch.attach(game)
 
-    def _next_round_news(self, now: float) -> bool:
-        """Look beside the journal for the next round (between games): a new seat is the
-        game choice's first line when that is the page open, and a new line is said once,
-        unless that first line says it already (it is said with the reason the table
-        cannot play it, if it cannot). Whether the screen changed."""
-        was = self.next_round.seat
-        line = self.next_round.look(now)
-        seat = self.next_round.seat
-        changed = seat != was and self._on_game_choice()
-        if changed:
-            self.pages.pop()  # opened again: the next round first, or no more
-            self.open_game_choice()
-        if not line:
-            return changed
-        why = seat_problem(seat) if seat is not None else None
-        if seat is None or not self._on_game_choice() or why:
-            self._seat(f"{line}: {why}" if why else line)
-        return True
-
-    def _seat(self, line: str) -> None:
-        """The next round's seat: in turn with a notice shown (a game's end), else said."""
-        notice = self.pages.notice
-        if notice is None:
-            self.say(line)
-        else:
-            self.pages.notice = replace(notice, then=next_round.notice(line))
-
     def say(self, text: str) -> None:
         if not self.pages.say(text) and self.table is not None:
             self.table.message = text
@@ -405,12 +365,7 @@ class Referee:
         self.pages.close(page)
 
     def open_game_choice(self) -> None:
-        self._game_choice = self.new_game.game_choice(self.table is not None)
-        self.open(self._game_choice)
-
-    def _on_game_choice(self) -> bool:
-        """Whether the game choice is the one page open (nothing chosen in it yet)."""
-        return self.pages.pages == [self._game_choice]
+        self.between.open_game_choice()
 
     def _start(self, name: str, players: tuple[Player, ...], values: Mapping[str, Any]) -> None:
         cls = game_class(name)

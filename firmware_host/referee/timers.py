@@ -1,9 +1,10 @@
 """What moves on by itself between events, each with its own deadline: the dice tumbling
-after a throw, a long line scrolling, a long message's pages, and fixes of the board left
-unmade for a while.
+after a throw, a long line scrolling, a long message's pages, actions waiting for the
+journal's lock, and fixes of the board left unmade for a while.
 
-Each is told the time at the referee's tick and answers when it is due next (None: not
-until something new happens), so the loop sleeps until the soonest of them.
+Each is a :class:`Due`: moved on to the time at the referee's tick (given at its making
+whatever else it looks at), it answers when it is due next (None: not until something new
+happens), so the tick is one loop over them and the loop sleeps until the soonest.
 """
 
 from __future__ import annotations
@@ -25,6 +26,16 @@ LOCK_LOOK_S = 0.2  # how often the loop looks whether another program let go of 
 
 Faces = tuple[int, ...]
 Square = tuple[int, int]
+
+
+class Due(Protocol):
+    """What moves on by itself: ``on(now)`` moves it on to ``now`` (whether the screen
+    changed); ``due`` is when it is due next (None: not until something new happens)."""
+
+    @property
+    def due(self) -> float | None: ...
+
+    def on(self, now: float) -> bool: ...
 
 
 class Tumble:
@@ -76,10 +87,12 @@ class Tumble:
 
 
 class Scroller:
-    """Moves the highlighted line on by a character every :data:`SCROLL_S` while it is too
-    long for its row. Whether it is too long is found once an event, not every tick."""
+    """Moves the highlighted line (``line`` gives it) on by a character every
+    :data:`SCROLL_S` while it is too long for its row (``moved`` moves it). Whether it is too
+    long is found once an event, not every tick."""
 
-    def __init__(self) -> None:
+    def __init__(self, line: Callable[[], str | None], moved: Callable[[], None]) -> None:
+        self._line, self._moved = line, moved
         self.due: float | None = None
         self._long = False
         self._unknown = False  # the first screen's line is looked at after the first event
@@ -88,11 +101,11 @@ class Scroller:
         """An event came: the highlighted line may be another."""
         self._unknown = True
 
-    def on(self, now: float, line: Callable[[], str | None]) -> bool:
-        """Whether the line moves on a character now; ``line`` is the highlighted one."""
+    def on(self, now: float) -> bool:
+        """Whether the line moved on a character now."""
         if self._unknown:
             self._unknown = False
-            self._long = len(line() or "") > ROW_CHARS
+            self._long = len(self._line() or "") > ROW_CHARS
         if not self._long:
             self.due = None
             return False
@@ -102,22 +115,25 @@ class Scroller:
         if now < self.due:
             return False
         self.due = now + SCROLL_S
+        self._moved()
         return True
 
 
 class Pager:
     """Counts the pages turned of the message shown, one every :data:`PAGE_S` (a message of
     one page looks the same after a turn, so its frame sends nothing); a new message starts
-    at its first page. A notice with another to turn with is paged the same way."""
+    at its first page. A notice with another to turn with is paged the same way. ``text``
+    gives the message on the screen (None: nothing to page)."""
 
-    def __init__(self) -> None:
+    def __init__(self, text: Callable[[], object]) -> None:
+        self._shown = text
         self.due: float | None = None
         self.page = 0
         self._text: object = None
 
-    def on(self, now: float, text: object) -> bool:
-        """Whether the page shown changes now; ``text``: the message on the screen (None:
-        nothing to page)."""
+    def on(self, now: float) -> bool:
+        """Whether the page shown changes now."""
+        text = self._shown()
         if text != self._text:
             self._text, self.page = text, 0
             self.due = None if text is None else now + PAGE_S
@@ -183,12 +199,19 @@ class Watch(Protocol):
     free: threading.Event
 
 
+Write = Callable[[object, tuple[Any, ...], str | None], bool]
+"""Writes actions kept from the journal (the game they belong to, the actions, where a throw
+among them came from); whether the screen changed."""
+
+
 class Unwritten:
     """Actions another program's lock on the journal kept from being written, until it
-    goes: a thread of the journal's waits for that, and the loop looks at what it found
-    every :data:`LOCK_LOOK_S`, never waiting on the lock itself."""
+    goes (then ``write`` writes them): a thread of the journal's waits for that, and the
+    loop looks at what it found every :data:`LOCK_LOOK_S`, never waiting on the lock
+    itself."""
 
-    def __init__(self) -> None:
+    def __init__(self, write: Write) -> None:
+        self._write = write
         self.due: float | None = None
         self.actions: tuple[Any, ...] = ()
         self.source: str | None = None  # where a throw among them came from
@@ -199,26 +222,39 @@ class Unwritten:
              watch: Watch) -> None:
         self.game, self.actions, self.source, self._watch = game, actions, source, watch
 
-    def on(self, now: float) -> tuple[Any, ...]:
-        """The actions to write now, once the lock has gone (else none)."""
+    def on(self, now: float) -> bool:
+        """Write the actions once the lock has gone; whether the screen changed."""
         if self._watch is None or not self._watch.free.is_set():
             self.due = None if self._watch is None else now + LOCK_LOOK_S
-            return ()
+            return False
         actions, self.actions, self._watch, self.due = self.actions, (), None, None
-        return actions
+        return self._write(self.game, actions, self.source)
 
 
 class Timers:
-    """The referee's timers, and the soonest of their deadlines."""
+    """The referee's timers, and every owner of what moves on by itself moved on in turn:
+    ``owners``, in their order at a tick (the timers here, and the referee's other owners
+    among them). What each timer looks at is given as in :class:`Scroller`, :class:`Pager`
+    and :class:`Unwritten`."""
 
-    def __init__(self) -> None:
+    def __init__(self, line: Callable[[], str | None], moved: Callable[[], None],
+                 shown: Callable[[], object], turning: Callable[[], object],
+                 write: Write) -> None:
         self.tumble = Tumble()
-        self.scroll = Scroller()
-        self.pager = Pager()
-        self.turns = Pager()  # a notice and the seat shown in turn with it
-        self.unwritten = Unwritten()
+        self.scroll = Scroller(line, moved)
+        self.pager = Pager(shown)
+        self.turns = Pager(turning)  # a notice and the seat shown in turn with it
+        self.unwritten = Unwritten(write)
+        self.owners: tuple[Due, ...] = (self.scroll, self.tumble, self.unwritten, self.pager,
+                                        self.turns)
+
+    def on(self, now: float) -> bool:
+        """Move every owner on to ``now``; whether the screen changed."""
+        changed = False
+        for owner in self.owners:
+            changed |= owner.on(now)
+        return changed
 
     def due(self) -> float | None:
-        dues = (self.tumble.due, self.scroll.due, self.pager.due,
-                self.turns.due, self.unwritten.due)
-        return min((due for due in dues if due is not None), default=None)
+        """When the soonest owner is due (None: none is)."""
+        return min((owner.due for owner in self.owners if owner.due is not None), default=None)

@@ -1028,7 +1028,7 @@ def test_a_frame_that_fails_to_draw_shows_a_plain_error_and_play_goes_on(
             raise IndexError("list index out of range")
         return render_screen(view)
 
-    table.referee.render = broken
+    table.referee.frames.render = broken
     with caplog.at_level(logging.ERROR):
         table.roll(6, 6, 6, 6, 6)
         table.roll(1, 1, 1, 1, 1)

@@ -43,15 +43,17 @@ def test_a_throw_without_places_is_the_whole_row_and_a_new_throw_lands_the_last(
 
 
 def test_a_long_line_scrolls_once_an_event_has_shown_it() -> None:
-    scroller = Scroller()
-    long = "x" * (ROW_CHARS + 1)
-    assert not scroller.on(0.0, lambda: long)  # nothing known before the first event
+    line, moved = ["x" * (ROW_CHARS + 1)], []
+    scroller = Scroller(lambda: line[0], lambda: moved.append(True))
+    assert not scroller.on(0.0)  # nothing known before the first event
     scroller.line_changed()
-    assert not scroller.on(1.0, lambda: long) and scroller.due == pytest.approx(1.0 + SCROLL_S)
-    assert not scroller.on(1.1, lambda: "asked only once an event")
-    assert scroller.on(1.0 + SCROLL_S, lambda: "asked only once an event")
+    assert not scroller.on(1.0) and scroller.due == pytest.approx(1.0 + SCROLL_S)
+    line[0] = "asked only once an event"
+    assert not scroller.on(1.1) and not moved
+    assert scroller.on(1.0 + SCROLL_S) and moved == [True]
+    line[0] = "x" * ROW_CHARS
     scroller.line_changed()
-    assert not scroller.on(2.0, lambda: "x" * ROW_CHARS) and scroller.due is None
+    assert not scroller.on(2.0) and scroller.due is None and moved == [True]
 
 
 def test_a_piece_the_players_were_not_placing_is_never_blamed_on_its_sensor() -> None:
@@ -77,21 +79,24 @@ def test_a_piece_unseen_once_the_board_is_still_after_a_change_is_suspected() ->
     assert not unseen.on(203.0, frozenset({(0, 0)}))  # gone again, not yet worked on
 
 
-def test_the_timers_wait_for_the_soonest() -> None:
-    timers = Timers()
-    assert timers.due() is None
-    timers.pager.on(0.0, "long")
+def test_the_timers_are_moved_on_in_turn_and_wait_for_the_soonest() -> None:
+    timers = Timers(lambda: None, lambda: None, lambda: "long", lambda: None,
+                    lambda *waiting: True)
+    assert not timers.on(0.0) and timers.due() == PAGE_S  # the message's next page
     timers.tumble.throw((), [], (1,), animation)
-    timers.tumble.on(1.0)
-    assert timers.due() == pytest.approx(1.0 + TUMBLE_FRAME_S)
+    assert timers.on(1.0) and timers.due() == pytest.approx(1.0 + TUMBLE_FRAME_S)
 
 
 def test_a_message_turns_its_pages_and_a_new_one_starts_at_its_first() -> None:
-    pager = Pager()
-    assert not pager.on(0.0, None) and pager.due is None
-    assert not pager.on(1.0, "long") and pager.due == 1.0 + PAGE_S
-    assert pager.page_of("long") == 0 and not pager.on(2.0, "long")
-    assert pager.on(1.0 + PAGE_S, "long") and pager.page_of("long") == 1
+    shown: list[str | None] = [None]
+    pager = Pager(lambda: shown[0])
+    assert not pager.on(0.0) and pager.due is None
+    shown[0] = "long"
+    assert not pager.on(1.0) and pager.due == 1.0 + PAGE_S
+    assert pager.page_of("long") == 0 and not pager.on(2.0)
+    assert pager.on(1.0 + PAGE_S) and pager.page_of("long") == 1
     assert pager.page_of("another") == 0  # a message just come, before the next tick
-    assert not pager.on(6.0, "another") and pager.page_of("another") == 0
-    assert not pager.on(7.0, None) and pager.due is None
+    shown[0] = "another"
+    assert not pager.on(6.0) and pager.page_of("another") == 0
+    shown[0] = None
+    assert not pager.on(7.0) and pager.due is None
