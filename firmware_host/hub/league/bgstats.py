@@ -15,7 +15,12 @@ roster's id when the table chose the name from the night's roster (else the name
 table wrote it); a player's ``rank`` is their place and every player placed first is a
 ``winner`` (ties share the win); ``startPlayer``, which the app requires of every player, is
 true for the seat that won the game's opening (false for all when the table could not
-tell). Every game here ranks the higher score first, so ``highestWins`` is true.
+tell). In a game played in teams (Sequence Dice for four), team mates carry the same
+``team``, "Team 1" for the side of the first seat. Every game here ranks the higher score
+first, so ``highestWins`` is true.
+
+``playDate`` is the start, as the app's own plays keep it: a play timed in BG Stats is dated
+when its timer starts and carries its length in ``durationMin``.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any
 from urllib.parse import quote
 
 from firmware_host.hub.league.finished import FinishedGame
+from games import UnknownGameError, game_class
 
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html"
 SOURCE_NAME = "table-companion"
@@ -37,6 +43,7 @@ def play(game: FinishedGame) -> dict[str, Any]:
     started, ended = datetime.fromisoformat(game.started), datetime.fromisoformat(game.ended)
     minutes = round((ended - started).total_seconds() / 60)
     utc = started.astimezone(UTC)
+    teams = team_names(game)
     return {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": f"{game.table}/{game.id}/{utc:%Y%m%dT%H%M%SZ}",
@@ -56,8 +63,22 @@ def play(game: FinishedGame) -> dict[str, Any]:
             "rank": player.place,
             "winner": player.place == 1,
             "startPlayer": player.seat == game.starter,
+            **({"team": teams[player.seat]} if player.seat in teams else {}),
         } for player in game.players],
     }
+
+
+def team_names(game: FinishedGame) -> dict[int, str]:
+    """Each seat's team ("Team 1" for the first seat's side) when the game is played in
+    teams, else nothing."""
+    try:
+        sides = game_class(game.game).seat_sides(len(game.players))
+    except UnknownGameError:
+        return {}
+    if len(set(sides)) == len(sides):
+        return {}
+    order = list(dict.fromkeys(sides))  # the first seat's side is team 1
+    return {seat: f"Team {order.index(side) + 1}" for seat, side in enumerate(sides)}
 
 
 def create_play_link(game: FinishedGame) -> str:

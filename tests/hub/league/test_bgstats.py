@@ -94,3 +94,22 @@ def test_dates_in_utc_and_whole_minutes(started: str, ended: str, play_date: str
     data = play(game)
     assert (data["playDate"], data["durationMin"]) == (play_date, minutes)
     assert data["game"]["sourceGameId"] == "sequence-dice"
+
+
+def test_partners_of_a_team_game_carry_one_team() -> None:
+    """Sequence Dice for four is two teams, seats 1 and 3 against 2 and 4."""
+    four = replace(GAME, game="Sequence Dice", players=(
+        Player(0, "Ann", 1, 1), Player(1, "Ben", 0, 3), Player(2, "Cy", 1, 1),
+        Player(3, "Di", 0, 3)))
+    data = decoded(create_play_link(four))
+    assert [(p["name"], p["team"]) for p in data["players"]] == [
+        ("Ann", "Team 1"), ("Ben", "Team 2"), ("Cy", "Team 1"), ("Di", "Team 2")]
+    for player in data["players"]:
+        assert {k: type(v) for k, v in player.items()} == {**PLAYER_KEYS, "team": str}
+
+
+@pytest.mark.parametrize(("game", "players"), [("Sequence Dice", 3), ("Dalmatian", 4),
+                                               ("No Such Game", 4)])
+def test_a_game_without_teams_names_none(game: str, players: int) -> None:
+    seated = replace(GAME, game=game, players=GAME.players[:players])
+    assert not any("team" in p for p in play(seated)["players"])
