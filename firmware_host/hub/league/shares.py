@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from firmware_host.journal import night_of
-from firmware_host.night.topics import BadMessage
 
 log = logging.getLogger("table_companion.hub")
 SAY_S = 60.0  # refusals are logged in one line at most this often
@@ -53,8 +52,9 @@ KINDS = {  # a kind of refusal: what the log, the banner and /night.json call it
 }
 
 
-class OverBound(BadMessage):
-    """A message that would take ``table`` past a bound (a key of :data:`KINDS`)."""
+class OverBound(ValueError):
+    """A message that would take ``table`` past a bound (a key of :data:`KINDS`): a
+    well-formed message refused and counted, not a malformed one (``topics.BadMessage``)."""
 
     def __init__(self, table: str, kind: str, why: str) -> None:
         super().__init__(why)
