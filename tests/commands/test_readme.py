@@ -94,3 +94,27 @@ def test_the_simulator_keeps_taking_keys_through_a_storm_of_resizes(tmp_path: Pa
             sim.read(0.001)
         sim.type(b"q")
         assert sim.wait(10) == 0
+
+
+def layout_folders() -> set[str]:
+    """The folders the README's layout names, each level indented two spaces further."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("\ngames/ ")
+    block = text[start + 1:text.index("```", start)]
+    folders: list[str] = []
+    named = set()
+    for line in block.splitlines():
+        found = re.match(r"( *)([\w-]+)/ ", line)
+        if found:
+            depth = len(found.group(1)) // 2
+            folders[depth:] = [found.group(2)]
+            named.add("/".join(folders))
+    return named
+
+
+def test_the_readmes_layout_names_every_package_of_the_programs_and_every_test_folder() -> None:
+    packages = {p.parent.relative_to(ROOT).as_posix()
+                for p in (ROOT / "firmware_host").rglob("__init__.py")}
+    test_folders = {p.parent.relative_to(ROOT).as_posix()
+                    for p in (ROOT / "tests").rglob("test_*.py")}
+    assert sorted((packages | test_folders) - layout_folders()) == []
