@@ -277,7 +277,7 @@ class Journal:
                                 look()
                             journal._prepare()
                             return journal
-                except JournalError:
+                except BaseException:  # a JournalError, or the log's copies not made
                     journal.close()
                     raise
                 journal.close()
