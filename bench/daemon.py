@@ -50,6 +50,7 @@ from firmware_host.journal import Journal
 from firmware_host.menu import Menu
 from firmware_host.referee import Referee
 from firmware_host.sensing import Recogniser
+from firmware_host.views import BoardFixView, GameView, MenuView, NoticeView, View
 from games import REGISTRY
 from games.core import Phase
 from hardware.board.matrix import DEBOUNCE_S as MATRIX_DEBOUNCE_S
@@ -107,6 +108,7 @@ class Sample:
     wire_s: tuple[float, ...]  # at each of I2C_HZ
     commit_ms: float | None  # the write to disk this event made, timed where it ran
     frame_ms: float  # the frame drawn and diffed, from the referee's frame() to the send
+    screen: str  # what the frame showed (:func:`screen_of`)
 
 
 class CommitTimes:
@@ -178,6 +180,7 @@ class Hands:
         self.alone: list[float] = []  # ms of a COMMIT alone, one before each gesture
         self._counted_over = False
         self._frame_started = 0.0
+        self._screen = ""
 
     # -- instrumentation ------------------------------------------------------------------
 
@@ -200,6 +203,14 @@ class Hands:
             return frame()
 
         referee.frame = timed_frame  # type: ignore[method-assign]
+        view = referee.view
+
+        def noted_view() -> View:
+            shown = view()
+            self._screen = screen_of(shown)
+            return shown
+
+        referee.view = noted_view  # type: ignore[method-assign]
 
     def sent(self, done: tuple[float, float], count: int, wire: tuple[float, ...],
              prepared: float) -> None:
@@ -212,7 +223,7 @@ class Hands:
         self.samples.append(Sample(_kind(event), (done[0] - origin[0]) * 1000,
                                    (done[1] - origin[1]) * 1000, count,
                                    wire, times[-1] if len(times) > commits else None,
-                                   (prepared - self._frame_started) * 1000))
+                                   (prepared - self._frame_started) * 1000, self._screen))
 
     # -- the EventQueue protocol ----------------------------------------------------------
 
@@ -392,6 +403,36 @@ def _kind(event: Event) -> str:
     return type(event).__name__
 
 
+def screen_of(view: View) -> str:
+    """The kind of screen a view draws, for the bytes each costs: a game's (with what is
+    over it: a message, tumbling dice), a menu, a notice by its title, a board to fix."""
+    match view:
+        case GameView():
+            over = [name for name, on in (("message", view.message is not None),
+                                          ("tumbling", view.rolling is not None)) if on]
+            return " + ".join([view.game.NAME, *over])
+        case MenuView():
+            return "menu"
+        case NoticeView():
+            return f"notice {view.title}"
+        case BoardFixView():
+            return "board fix"
+    return type(view).__name__
+
+
+def sizes_of(samples: list[Sample], key: Callable[[Sample], str]) -> dict[str, dict[str, Any]]:
+    """Bytes per update of the samples grouped by ``key``: median, p90, max, count, and the
+    group's share of all the bytes sent."""
+    groups: dict[str, list[int]] = {}
+    for sample in samples:
+        groups.setdefault(key(sample), []).append(sample.bytes)
+    total = sum(sample.bytes for sample in samples) or 1
+    return {name: {"median": statistics.median(sizes), "p90": percentile(sizes, 0.9),
+                   "max": max(sizes), "n": len(sizes),
+                   "share_of_all_bytes": round(sum(sizes) / total, 3)}
+            for name, sizes in sorted(groups.items())}
+
+
 def summary(values: list[float]) -> dict[str, float]:
     return {"p50": round(statistics.median(values), 3), "p99": round(percentile(values, 0.99), 3),
             "max": round(max(values), 3), "n": len(values)}
@@ -448,7 +489,9 @@ def game_night(folder: Path) -> dict[str, Any]:
         "bytes_per_update": {"median": statistics.median(sizes), "p90": percentile(sizes, 0.9),
                              "max": max(sizes), "updates_sending_nothing": sizes.count(0),
                              "median_share": round(statistics.median(sizes) / FRAME_BYTES, 3),
-                             "p90_share": round(percentile(sizes, 0.9) / FRAME_BYTES, 3)},
+                             "p90_share": round(percentile(sizes, 0.9) / FRAME_BYTES, 3),
+                             "by_edge": sizes_of(samples, lambda sample: sample.kind),
+                             "by_screen": sizes_of(samples, lambda sample: sample.screen)},
         "wire_ms_per_update": {
             f"i2c_{hz // 1000}khz": {
                 "p50": round(1000 * statistics.median(s.wire_s[index] for s in samples), 2),
@@ -612,7 +655,9 @@ def main() -> None:
                                               "x10, fsync 5 ms, I2C 400 kHz): the frame drawn "
                                               "after the write, and at best beside it",
             "bytes_per_update": "command + data bytes on the bus per event (0: frame unchanged); "
-                                "share: of a whole frame's 1,024 data bytes",
+                                "share: of a whole frame's 1,024 data bytes; by_edge: by the "
+                                "event's kind; by_screen: by the screen the event's frame "
+                                "shows (a game's, + a message or tumbling dice over it)",
             "wire_ms_per_update": "those transfers on an I2C bus at 100 and 400 kHz as luma "
                                   "sends them (32-byte writes, each with start, stop, address "
                                   "and control byte; 9 bit times a byte), without the kernel's "
