@@ -30,10 +30,10 @@ from firmware_host.hub.results import csv_text, night_record
 from firmware_host.hub.store import HeardTable, Night, NightSummary
 from firmware_host.journal import Standing
 from firmware_host.night.topics import SeatedTable, moment
+from firmware_host.voice.phrases import dice_words
 from games.core import DIE_FACES as FACES
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
-DIE_WORDS = ("one", "two", "three", "four", "five", "six")
 REFRESH_S = 15  # without JavaScript the page reloads itself this often
 PHASE_WORDS = {"over": "game over", "roll": "to roll", "move": "to move", "idle": "idle"}
 NEWLINE = render("\n")
@@ -449,11 +449,6 @@ def card(table: HeardTable, hidden: bool = False) -> Html:
                   '<span class="turn">{turn}</span></p>{dice}<ol class="scores">{scores}</ol>'
                   '{last}</article>', head=head, game=live.game, detail=detail, turn=turn,
                   dice=dice, scores=scores, last=last)
-
-
-def dice_words(dice: tuple[int, ...]) -> str:
-    """``five, two, two``: dice as a screen reader should say them."""
-    return ", ".join(DIE_WORDS[d - 1] for d in dice)
 
 
 def heard(quiet_s: int | None) -> Html:

@@ -1,0 +1,146 @@
+"""What the table says, heard through a recording sink: a whole game of each of the five
+games, driven as the service loop drives the referee (an event, a frame, the tick)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from firmware_host.config import Config, GameConfig
+from firmware_host.journal import Journal
+from firmware_host.referee import Referee
+from firmware_host.voice import phrases
+from firmware_host.voice.spoken import Spoken
+from games import game_class, new_game
+from games.core import Phase, Roll
+from hardware.events import Control, ControlPressed, DeviceStatus, DiceRolled, Event
+
+GAMES = ("centennial", "centerpoint", "dalmatian", "multigam", "sequence")
+NAMES = ("Ann", "Ben", "Cy", "Di")
+
+
+class Recorder:
+    """A sink that keeps what it was told to say, and what to make ahead."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+        self.prepared: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def prepare(self, texts: Sequence[str]) -> None:
+        self.prepared.extend(texts)
+
+
+def spoken_table(path: Path, name: str, sink: Recorder) -> Spoken:
+    journal = Journal.open(path)
+    players = NAMES[:max(2, game_class(name).MIN_PLAYERS)]
+    journal.start(new_game(name, len(players), list(players)))
+    referee = Referee(Config(players=players, game=GameConfig(name)), journal,
+                      game=journal.resume(), render=lambda view: None,
+                      board=lambda: frozenset())
+    table = Spoken(referee, sink)
+    table.tick(0.0)
+    return table
+
+
+def step(table: Spoken, event: Event, now: float) -> None:
+    table.handle(event)
+    table.frame()
+    table.tick(now)
+
+
+def play_out(table: Spoken, seed: int) -> None:
+    """Throw the dice due, else SELECT the highlighted move, to the game's end."""
+    rng = random.Random(seed)
+    for n in range(5000):
+        game = table.referee.game
+        assert game is not None
+        if game.is_over:
+            return
+        event: Event = (DiceRolled(tuple(rng.randint(1, 6) for _ in range(game.dice_wanted)),
+                                   "manual")
+                        if game.phase is Phase.ROLL else ControlPressed(Control.SELECT))
+        step(table, event, float(n))
+    raise AssertionError("the game did not end")
+
+
+def expected(name: str, history: Sequence[object], players: int) -> list[str]:
+    """The turns and moves a replay of ``history`` says, in order (what a throw did and
+    messages left out)."""
+    game = new_game(name, players, list(NAMES[:players]))
+    said = [phrases.turn(game.name(game.current_player))] if game.current_player is not None \
+        else []
+    for action in history:
+        player = game.current_player
+        game.apply(action)  # type: ignore[arg-type]
+        said.append(phrases.dice(action.dice) if isinstance(action, Roll)
+                    else phrases.move(action))
+        if not game.is_over and game.current_player not in (None, player):
+            said.append(phrases.turn(game.name(game.current_player)))
+    return said
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_whole_game_is_said_move_by_move(tmp_path: Path, name: str) -> None:
+    sink = Recorder()
+    table = spoken_table(tmp_path / "j.sqlite3", name, sink)
+    play_out(table, seed=1)
+    game = table.referee.game
+    assert game is not None and game.is_over
+    result = game.result()
+    assert result is not None
+    assert sink.said[0] == "resumed after 0 moves"  # the screen's notice, not a refusal
+    assert sink.said[-1] == phrases.end(game.setup.names, result.scores, result.winners)
+    moves_and_turns = expected(name, game.history, game.players)
+    heard = [text for text in sink.said[1:-1] if text in set(moves_and_turns)]
+    assert heard == moves_and_turns
+    assert not any(text.startswith("not allowed") for text in sink.said)
+    assert sink.prepared[:len(game.setup.names)] == [f"{n}, your turn" for n in game.setup.names]
+
+
+def test_a_dalmatian_game_is_said_for_the_ear(tmp_path: Path) -> None:
+    sink = Recorder()
+    play_out(spoken_table(tmp_path / "j.sqlite3", "dalmatian", sink), seed=1)
+    assert sink.said[:7] == [
+        "resumed after 0 moves", "Ann, your turn", "two, five, one, three, one: total twelve",
+        "Ben, your turn", "four, four, four, six, four: total twenty-two", "Ben starts",
+        "two, one: total three"]
+    assert "plus 5" in sink.said
+    assert sink.said[-1] == "Ben wins, 30 to 28"
+
+
+def test_a_refusal_is_said_not_allowed_and_a_device_s_news_as_it_reads(
+        tmp_path: Path) -> None:
+    sink = Recorder()
+    table = spoken_table(tmp_path / "j.sqlite3", "sequence", sink)
+    sink.said.clear()
+    step(table, DiceRolled((3, 4, 5), "manual"), 1.0)  # Sequence Dice throws two
+    assert len(sink.said) == 1 and sink.said[0].startswith("not allowed: ")
+    step(table, ControlPressed(Control.SELECT), 2.0)  # closes the refusal: nothing new
+    assert len(sink.said) == 1
+    step(table, DeviceStatus("serial", False, "dice tray lost; reconnecting"), 3.0)
+    assert sink.said[1:] == ["dice tray lost"]
+    step(table, ControlPressed(Control.SELECT), 4.0)
+    step(table, DiceRolled((3, 4), "manual"), 5.0)
+    assert sink.said[2] == "three, four: total seven"
+
+
+def test_phrases_are_written_for_the_ear() -> None:
+    assert phrases.dice((4, 5, 2)) == "four, five, two: total eleven"
+    assert phrases.dice((6,)) == "six"
+    assert [phrases.number(n) for n in (0, 13, 34, 40, 105, 1234)] == [
+        "zero", "thirteen", "thirty-four", "forty", "one hundred and five", "1234"]
+    assert phrases.end(("Ann", "Ben"), (29, 34), (1,)) == "Ben wins, 34 to 29"
+    assert phrases.end(("Ann", "Ben", "Cy"), (30, 12, 30), (0, 2)) == (
+        "Ann and Cy share the win, 30 to 30 to 12")
+    assert phrases.refused("C2 is a seven, the roll is four. Pick another") == (
+        "not allowed: C2 is a seven, the roll is four")
+    assert phrases.move("reroll 2-5-6") == "reroll two, five, six"
+    assert phrases.what_it_did("Ben threw 1-1-1-1-3: +5") == ("plus 5",)
+    assert phrases.what_it_did("Ben threw 2-1: total 3") == ()
+    assert phrases.vocabulary(("Ann",), top=2) == ("Ann, your turn", "one", "two")
