@@ -66,6 +66,7 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -103,6 +104,68 @@ def cell_name(row: int, col: int) -> str:
     return f"{column_letter(col)}{row + 1}"
 
 
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How long a reading must hold, how often the matrix looks, and what counts as chatter
+    (see the module's docstring)."""
+
+    debounce: float = DEBOUNCE_S
+    scan_interval: float = SCAN_S
+    unsettled: float = UNSETTLED_S
+    chatter_changes: int = CHATTER_CHANGES
+    chatter_window: float = CHATTER_WINDOW_S
+    slow_changes: int = SLOW_CHATTER[0]
+    slow_window: float = SLOW_CHATTER[1]
+    quiet: float = QUIET_S
+
+    def __post_init__(self) -> None:
+        if not 0 < self.debounce < self.unsettled or self.chatter_changes < 2 \
+                or self.scan_interval <= 0:
+            raise ValueError("debounce must be above 0 and below unsettled, scan_interval above 0 "
+                             "and chatter_changes at least 2")
+
+
+@dataclass(slots=True, eq=False)
+class Cell:
+    """One switch: how it settled, how it reads, and the history its chatter is judged by."""
+
+    row: int
+    col: int
+    settled: bool
+    reading: bool  # the latest raw reading
+    neighbours: list[Cell] = field(default_factory=list)
+    changed_at: float = -math.inf  # when the reading last changed
+    burst_from: float = -math.inf  # when it last began to change after a rest
+    accepted: deque[float] = field(default_factory=deque)  # its settled changes of late
+    bursts: deque[float] = field(default_factory=deque)  # its changes after steady readings
+    left_alone: bool = False  # the reading left its settled state by itself
+    unreported: float = -math.inf  # when a close of it last came back open before it settled
+    chattering: bool = False
+
+
+@dataclass(slots=True)
+class Pace:
+    """When the patrol looks next: every ``busy`` seconds while hands are at the table (for
+    ``rest_after`` seconds after their last sign), every ``rest`` once it is still (None: then
+    only an edge wakes the matrix)."""
+
+    busy: float
+    rest: float | None
+    rest_after: float
+    hands_seen_at: float = -math.inf  # the last sign of hands at the table
+    next_look: float | None = None  # while idle with pieces
+    looked_at: float = -math.inf  # the last look that found the board as settled
+
+    def plan(self, now: float, held: bool) -> float | None:
+        """The next look (None: no row ``held`` a piece, or the table is still and only an
+        edge wakes the matrix); ``now`` the board was as settled."""
+        self.looked_at = now
+        resting = now - self.hands_seen_at >= self.rest_after
+        every = self.rest if resting else self.busy
+        self.next_look = None if not held or every is None else now + every
+        return self.next_look
+
+
 class ReedMatrix:
     """A ``len(rows)`` x ``len(cols)`` matrix of reed switches (each 1 to 8).
 
@@ -121,30 +184,41 @@ class ReedMatrix:
         for what, pins in (("rows", rows), ("columns", cols)):
             if not 1 <= len(pins) <= MAX_SIZE:
                 raise ValueError(f"a matrix has 1 to {MAX_SIZE} {what}, not {len(pins)}")
-        if not 0 < debounce < unsettled or chatter_changes < 2 or scan_interval <= 0:
-            raise ValueError("debounce must be above 0 and below unsettled, scan_interval above 0 "
-                             "and chatter_changes at least 2")
+        self._limits = Limits(debounce, scan_interval, unsettled, chatter_changes,
+                              chatter_window, *slow_chatter, quiet)
         self.shape = (len(rows), len(cols))
         self._emit = emit
         self._ticks = ticks
-        self._debounce = debounce
-        self._scan_interval = scan_interval
-        self._patrol = patrol
-        self.rest_patrol = rest_patrol  # None: a still table is read only on an edge
-        self._rest_after = rest_after
-        self._hands_seen_at = -math.inf  # the last sign of hands at the table
-        self._next_look: float | None = None  # the next patrol, while idle with pieces
-        self._looked_at = -math.inf  # the last patrol that found the board as settled
-        self._unsettled = unsettled
-        self._chatter_changes = chatter_changes
-        self._chatter_window = chatter_window
-        self._slow_changes, self._slow_window = slow_chatter
-        self._quiet = quiet
+        self._pace = Pace(patrol, rest_patrol, rest_after)
         self._start_empty = start_empty
         self._waker = waker
+        self._cells: list[Cell] = []  # row by row, from the baseline scan on
+        self._idle_rows = False  # the free rows are driven low, the rows with pieces high
+        self._watching = False  # idle, and a column's falling edge wakes the loop
+        self._edged = False  # a column fell while watching: the next poll scans
+        # the patrol's looks: the pin of each row that held a piece when the matrix idled and
+        # its columns' levels then, and the column pins those drives pull low
+        self._looks: list[tuple[Any, tuple[bool, ...]]] = []
+        self._pulled: list[Any] = []
+        self._heard = False  # an edge of a column no drive pulls came during a look
+        self._woke_at = -math.inf  # when the last change was first seen while idle
+        self._edge_handlers: list[Callable[[Any, bool], None]] = []  # pins hold weak refs
         self._rows: list[DigitalOutputDevice] = []
         self._cols: list[InputDevice] = []
-        self._edge_handlers: list[Callable[[Any, bool], None]] = []  # pins hold weak refs
+        self._open(rows, cols, factory)
+        self._col_pins = [col.pin for col in self._cols]
+
+    @property
+    def rest_patrol(self) -> float | None:
+        """Seconds between looks once the table is still (None: read only on an edge)."""
+        return self._pace.rest
+
+    @rest_patrol.setter
+    def rest_patrol(self, seconds: float | None) -> None:
+        self._pace.rest = seconds
+
+    def _open(self, rows: Sequence[int], cols: Sequence[int], factory: PinFactory) -> None:
+        """Build the rows' outputs and the columns' inputs; a failure closes what was built."""
         try:
             for index, pin in enumerate(rows):
                 with building(f"matrix row {index + 1}", pin):
@@ -156,34 +230,6 @@ class ReedMatrix:
         except BaseException:
             self.close()
             raise
-        self._cols_pins = [col.pin for col in self._cols]
-        n_rows, n_cols = self.shape
-        size = n_rows * n_cols
-        self._cells = [(r, c) for r in range(n_rows) for c in range(n_cols)]
-        self._neighbours = [
-            [i2 for i2, (r2, c2) in enumerate(self._cells)
-             if i2 != i and abs(r2 - r) <= 1 and abs(c2 - c) <= 1]
-            for i, (r, c) in enumerate(self._cells)]
-        self._settled: list[bool] | None = None  # None until the baseline scan
-        self._reading = [False] * size  # the latest raw reading
-        self._changed_at = [-math.inf] * size  # when the reading last changed
-        self._burst_from = [-math.inf] * size  # when the cell last began to change after a rest
-        self._accepted: list[deque[float]] = [deque() for _ in range(size)]
-        self._bursts: list[deque[float]] = [deque() for _ in range(size)]  # after steady readings
-        self._left_alone = [False] * size  # the reading left its settled state by itself
-        self._unreported = [-math.inf] * size  # when a close of it last came back open
-        # before it settled
-        self._chattering: set[int] = set()
-        self._idle_rows = False  # the free rows are driven low, the rows with pieces high
-        self._watching = False  # idle, and a column's falling edge wakes the loop
-        self._edged = False  # a column fell while watching: the next poll scans
-        self._held_rows: list[int] = []  # the rows that held a piece when the matrix idled
-        # the patrol's looks: each held row's pin and its columns' expected levels, and the
-        # column pins those drives pull low (read again after the look)
-        self._looks: list[tuple[Any, tuple[bool, ...]]] = []
-        self._pulled: list[Any] = []
-        self._heard = False  # an edge of a column no drive pulls came during a look
-        self._woke_at = -math.inf  # when the last change was first seen while idle
 
     def read(self) -> list[bool]:
         """One raw pass over the matrix, row by row: True where a switch is closed.
@@ -195,7 +241,7 @@ class ReedMatrix:
             self._idle_rows = self._watching = False
             for row in self._rows:
                 row.pin.state = True
-        cols = [col.pin for col in self._cols]
+        cols = self._col_pins
         closed: list[bool] = []
         for row in self._rows:
             pin = row.pin
@@ -210,21 +256,30 @@ class ReedMatrix:
         estimate, for a change it found between two looks)."""
         now = self._ticks()
         raw = self.read()
-        settled = self._settled
-        if settled is None:
-            self._settled, self._reading = raw, list(raw)
-            events: list[Event] = [CellFault(*self._cells[i], STUCK)
-                                   for i, closed in enumerate(raw)
-                                   if closed and self._start_empty]
+        if not self._cells:
+            self._cells = self._baseline(raw)
+            events: list[Event] = [CellFault(cell.row, cell.col, STUCK) for cell in self._cells
+                                   if cell.settled and self._start_empty]
         else:
             at = now if since is None else min(since, now)
-            events = [fault for i, closed in enumerate(raw) if closed != self._reading[i]
-                      and (fault := self._changed(i, closed, at)) is not None]
-            events += [event for i in range(len(raw))
-                       if (event := self._debounce_cell(i, now, settled)) is not None]
+            events = [fault for cell, closed in zip(self._cells, raw, strict=True)
+                      if closed != cell.reading
+                      and (fault := self._changed(cell, closed, at)) is not None]
+            events += [event for cell in self._cells
+                       if (event := self._debounce_cell(cell, now)) is not None]
         for event in events:
             self._emit(event)
         return events
+
+    def _baseline(self, raw: list[bool]) -> list[Cell]:
+        """The cells as the first scan found them, each knowing the cells around it."""
+        n_cols = self.shape[1]
+        cells = [Cell(i // n_cols, i % n_cols, closed, closed) for i, closed in enumerate(raw)]
+        for cell in cells:
+            cell.neighbours = [other for other in cells if other is not cell
+                               and abs(other.row - cell.row) <= 1
+                               and abs(other.col - cell.col) <= 1]
+        return cells
 
     def poll(self, *, hands_seen: bool = False) -> float | None:
         """Patrol or scan when due; say when the matrix must be read again (None: when a
@@ -233,50 +288,39 @@ class ReedMatrix:
         reads no pin, it only brings the next look forward."""
         edged, self._edged = self._edged, False
         now = self._ticks()
+        pace = self._pace
         if hands_seen:
-            self._hands_seen_at = now
+            pace.hands_seen_at = now
         if self._watching and not edged:
-            if self._next_look is None or now < self._next_look:
-                if hands_seen and self._held_rows:
-                    self._next_look = min(self._next_look or math.inf, now + self._patrol)
-                return self._next_look
+            if pace.next_look is None or now < pace.next_look:
+                if hands_seen and self._looks:
+                    pace.next_look = min(pace.next_look or math.inf, now + pace.busy)
+                return pace.next_look
             if self._patrol_rows():
-                return self._plan_patrol(now)
+                return pace.plan(now, bool(self._looks))
             # found by a look: on average it came half-way since the look before
-            since = max(now - (now - self._looked_at) / 2, now - self._debounce / 2)
+            since = max(now - (now - pace.looked_at) / 2, now - self._limits.debounce / 2)
         else:
             since = now
         if self._idle_rows:  # a change first seen while idle: what came before it is unknown
             self._woke_at = now
         self.scan(since)
-        now = self._hands_seen_at = self._ticks()
+        now = pace.hands_seen_at = self._ticks()
         if self._busy():
-            return now + self._scan_interval
+            return now + self._limits.scan_interval
         self._idle()
-        return self._plan_patrol(now)
-
-    def _plan_patrol(self, now: float) -> float | None:
-        """When to look at the rows holding pieces next (None: there are none, or the
-        table is still and only an edge wakes the matrix); ``now`` the board was as settled."""
-        self._looked_at = now
-        resting = now - self._hands_seen_at >= self._rest_after
-        every = self.rest_patrol if resting else self._patrol
-        self._next_look = None if not self._held_rows or every is None else now + every
-        return self._next_look
+        return pace.plan(now, bool(self._looks))
 
     def _idle(self) -> None:
         """Drive the free rows low and leave the rows with pieces high; arm the edges."""
-        settled = self._settled or []
-        n_cols = self.shape[1]
-        self._held_rows = [r for r in range(self.shape[0])
-                           if any(settled[r * n_cols:(r + 1) * n_cols])]
+        n_rows, n_cols = self.shape
+        rows = [self._cells[r * n_cols:(r + 1) * n_cols] for r in range(n_rows)]
+        held = [r for r, cells in enumerate(rows) if any(cell.settled for cell in cells)]
         for index, row in enumerate(self._rows):
-            row.pin.state = index in self._held_rows
-        cols = self._cols_pins
-        self._looks = [(self._rows[r].pin, tuple(not settled[r * n_cols + c]
-                                                 for c in range(n_cols)))
-                       for r in self._held_rows]
-        self._pulled = [pin for c, pin in enumerate(cols)
+            row.pin.state = index in held
+        self._looks = [(self._rows[r].pin, tuple(not cell.settled for cell in rows[r]))
+                       for r in held]
+        self._pulled = [pin for c, pin in enumerate(self._col_pins)
                         if any(not levels[c] for _pin, levels in self._looks)]
         self._idle_rows = True
         self._watching = self._waker is not None
@@ -298,7 +342,7 @@ class ReedMatrix:
         every column if another's edge came meanwhile: a piece put on a free row then is
         seen, or its edge comes after.
         """
-        cols = self._cols_pins
+        cols = self._col_pins
         self._watching = self._heard = False
         for pin, levels in self._looks:
             pin.state = False
@@ -314,10 +358,7 @@ class ReedMatrix:
     def settling(self) -> bool:
         """Whether a cell that is not chattering reads otherwise than it settled (a piece
         being put down or lifted), as of the last read."""
-        settled = self._settled or []
-        return any(reading != state for i, (reading, state)
-                   in enumerate(zip(self._reading, settled, strict=False))
-                   if i not in self._chattering)
+        return any(cell.reading != cell.settled and not cell.chattering for cell in self._cells)
 
     def changes_by_itself(self) -> dict[tuple[int, int], int]:
         """The cells one of whose closes by itself (after a steady open reading, the cells
@@ -328,20 +369,15 @@ class ReedMatrix:
         came back is not listed. Only cells that read as they settled, unchanged for twice
         the debounce time: a change still settling is reported first."""
         now = self._ticks()
-        settled = self._settled or []
-        found = {}
-        for i, bursts in enumerate(self._bursts):
-            if now - self._unreported[i] <= self._slow_window \
-                    and self._reading[i] == settled[i] \
-                    and now - self._changed_at[i] >= 2 * self._debounce:
-                found[self._cells[i]] = sum(now - at <= self._slow_window for at in bursts)
-        return found
+        window, steady = self._limits.slow_window, 2 * self._limits.debounce
+        return {(cell.row, cell.col): sum(now - at <= window for at in cell.bursts)
+                for cell in self._cells
+                if now - cell.unreported <= window and cell.reading == cell.settled
+                and now - cell.changed_at >= steady}
 
     def occupied(self) -> frozenset[tuple[int, int]]:
         """The cells settled closed, as (row, column); empty before the first scan."""
-        settled = self._settled or []
-        return frozenset(cell for cell, closed in zip(self._cells, settled, strict=False)
-                         if closed)
+        return frozenset((cell.row, cell.col) for cell in self._cells if cell.settled)
 
     def close(self) -> None:
         self._watching = False
@@ -355,7 +391,7 @@ class ReedMatrix:
         again because a callback can arrive after the level it reports has gone, as for the
         patrol's own drive of a row; a piece put down keeps its column low.
         """
-        pin = self._cols_pins[col]
+        pin = self._col_pins[col]
         if not self._watching:  # during a look: the column is read after it unless pulled
             self._heard = self._heard or (self._idle_rows and pin not in self._pulled)
         elif self._waker is not None and not level and not pin.state:
@@ -363,70 +399,70 @@ class ReedMatrix:
             self._waker()
 
     def _busy(self) -> bool:
-        settled = self._settled or []
-        return bool(self._chattering) or any(
-            reading != state for reading, state in zip(self._reading, settled, strict=True))
+        return any(cell.chattering or cell.reading != cell.settled for cell in self._cells)
 
-    def _changed(self, i: int, closed: bool, now: float) -> Event | None:
-        """The raw reading of cell ``i`` changed: note when, and whether it never rests or
+    def _changed(self, cell: Cell, closed: bool, now: float) -> Event | None:
+        """The raw reading of ``cell`` changed: note when, and whether it never rests or
         changes more often than hands make it."""
-        bursts = self._bursts[i]
-        if now - self._changed_at[i] >= self._debounce:
-            self._burst_from[i] = now
-            alone = self._alone(i, now)
-            back = self._settled is not None and closed == self._settled[i]
-            if back and self._left_alone[i] and not closed:  # a close came back open
-                self._unreported[i] = now  # before it settled: too brief for a hand's put
-            self._left_alone[i] = alone and not back
+        limits = self._limits
+        bursts = cell.bursts
+        if now - cell.changed_at >= limits.debounce:
+            cell.burst_from = now
+            alone = self._alone(cell, now)
+            back = closed == cell.settled
+            if back and cell.left_alone and not closed:  # a close came back open
+                cell.unreported = now  # before it settled: too brief for a hand's put
+            cell.left_alone = alone and not back
             if alone:  # a hand crossing makes the cells around change too
                 bursts.append(now)
-                while now - bursts[0] > self._slow_window:
+                while now - bursts[0] > limits.slow_window:
                     bursts.popleft()
-        self._changed_at[i] = now
-        self._reading[i] = closed
-        if i in self._chattering:
+        cell.changed_at = now
+        cell.reading = closed
+        if cell.chattering:
             return None
-        if len(bursts) >= self._slow_changes:
+        if len(bursts) >= limits.slow_changes:
             return self._start_chatter(
-                i, f"{len(bursts)} changes within {self._slow_window:g} s")
-        if now - self._burst_from[i] < self._unsettled:
+                cell, f"{len(bursts)} changes within {limits.slow_window:g} s")
+        if now - cell.burst_from < limits.unsettled:
             return None
-        return self._start_chatter(i, f"no steady reading for {self._unsettled:g} s")
+        return self._start_chatter(cell, f"no steady reading for {limits.unsettled:g} s")
 
-    def _alone(self, i: int, now: float) -> bool:
-        """Whether no cell around ``i`` changed for twice the debounce time."""
-        return all(now - self._changed_at[j] >= 2 * self._debounce for j in self._neighbours[i])
+    def _alone(self, cell: Cell, now: float) -> bool:
+        """Whether no cell around ``cell`` changed for twice the debounce time."""
+        steady = 2 * self._limits.debounce
+        return all(now - other.changed_at >= steady for other in cell.neighbours)
 
-    def _debounce_cell(self, i: int, now: float, settled: list[bool]) -> Event | None:
-        if i in self._chattering:
-            if now - self._changed_at[i] < self._quiet:
+    def _debounce_cell(self, cell: Cell, now: float) -> Event | None:
+        limits = self._limits
+        if cell.chattering:
+            if now - cell.changed_at < limits.quiet:
                 return None
-            self._chattering.discard(i)
-        if self._reading[i] == settled[i]:
+            cell.chattering = False
+        if cell.reading == cell.settled or now - cell.changed_at < limits.debounce:
             return None
-        if now - self._changed_at[i] < self._debounce:
-            return None
-        nearby = max((self._changed_at[j] for j in self._neighbours[i]
-                      if j not in self._chattering), default=-math.inf)
-        if self._reading[i]:  # a piece put down: it may be a slide's first cell, and a
-            nearby = max(nearby, self._woke_at, self._changed_at[i])  # neighbour may have
+        nearby = max((other.changed_at for other in cell.neighbours if not other.chattering),
+                     default=-math.inf)
+        if cell.reading:  # a piece put down: it may be a slide's first cell, and a
+            nearby = max(nearby, self._woke_at, cell.changed_at)  # neighbour may have
             # changed unseen before the matrix woke
-        if now - nearby < 2 * self._debounce:
+        if now - nearby < 2 * limits.debounce:
             return None
-        accepted = self._accepted[i]
+        accepted = cell.accepted
         accepted.append(now)
-        while now - accepted[0] > self._chatter_window:
+        while now - accepted[0] > limits.chatter_window:
             accepted.popleft()
-        if len(accepted) >= self._chatter_changes:
+        if len(accepted) >= limits.chatter_changes:
             return self._start_chatter(
-                i, f"{len(accepted)} changes within {self._chatter_window:g} s")
-        settled[i] = self._reading[i]
-        alone = sum(now - at <= self._slow_window for at in self._bursts[i])
-        return CellChanged(*self._cells[i], settled[i], alone)
+                cell, f"{len(accepted)} changes within {limits.chatter_window:g} s")
+        cell.settled = cell.reading
+        alone = sum(now - at <= limits.slow_window for at in cell.bursts)
+        return CellChanged(cell.row, cell.col, cell.settled, alone)
 
-    def _start_chatter(self, i: int, why: str) -> CellFault:
-        self._chattering.add(i)
-        self._accepted[i].clear()
-        self._bursts[i].clear()
-        return CellFault(*self._cells[i], f"chattering: {why}; ignored until quiet for "
-                                          f"{self._quiet:g} s; {CHECK}", chattering=True)
+    def _start_chatter(self, cell: Cell, why: str) -> CellFault:
+        cell.chattering = True
+        cell.accepted.clear()
+        cell.bursts.clear()
+        return CellFault(cell.row, cell.col, f"chattering: {why}; ignored until quiet for "
+                                             f"{self._limits.quiet:g} s; {CHECK}",
+                         chattering=True)
