@@ -54,8 +54,12 @@ last edge, change or ``hands_seen`` poll: a button, the knob, the dice, a piece)
 put back is still seen. Once the table has been still that long it looks every
 ``rest_patrol`` seconds, as often, nearly: a player who has been thinking moves a piece as
 quickly as one who has not, and a swap made 80 ms after a still spell must be seen as
-surely. That costs the idle daemon about half a percent of a core, nearly all of it the
-wake-ups; ``bench/rest_patrol.py`` weighs it: every 50 ms puts the latency at rest over
+surely. A look reads each held row's columns until one differs from the levels worked out
+when the matrix idled, then only the columns its drives pulled low: 7 pin reads with one
+piece on the board, and no list built. That costs the idle daemon about half a percent of a
+core here (``bench/idle.py``), most of it the forty wake-ups a second themselves: a bare
+25 ms wait on the loop's queue costs 0.2 to 0.28% alone on this machine.
+``bench/rest_patrol.py`` weighs the rate: every 50 ms puts the latency at rest over
 150 ms, every 100 ms misses swaps, and waiting on edges alone (``rest_patrol=None``) cannot
 see a change on a row that holds a piece at all.
 """
@@ -235,7 +239,9 @@ class ReedMatrix:
         """One raw pass over the matrix, row by row: True where a switch is closed.
 
         The devices' pins are driven and read directly: this loop is the hot path, and the
-        device layer above a pin costs more than the pin itself.
+        device layer above a pin costs more than the pin itself. They are read one by one:
+        a gpiozero pin reads only itself, and lgpio's group read needs the lines claimed
+        together as one group, where gpiozero claims each column alone for its edge alert.
         """
         if self._idle_rows:
             self._idle_rows = self._watching = False

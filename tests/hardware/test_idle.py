@@ -117,12 +117,12 @@ def test_an_idle_daemon_reads_no_pin_and_what_the_hands_do_still_reaches_the_ref
     # still spells read no pin; the one with a piece on the board is the exception: a row
     # holding a piece cannot show a change by its columns' edges, so the matrix drives that
     # row and reads the 6 columns, then reads again, with the edges armed, the one column its
-    # drive pulled low (the mock board looks at the row pin for it); never the 36 cells of a
-    # scan, nor the buttons. The table has been still for 5 s before the count starts: forty
-    # looks a second, 8 reads each (12 when every column was read again).
+    # drive pulled low; never the 36 cells of a scan, nor the buttons. The table has been
+    # still for 5 s before the count starts: forty looks a second, 7 reads each (12 when
+    # every column was read again).
     looks = (STILL - 10) / REST_PATROL_S
     assert events.quiet_reads[:4] == [0, 0, 0, 0] and events.quiet_reads[5:] == [0]
-    assert 0.95 * looks * 8 <= events.quiet_reads[4] <= 1.05 * looks * 8
+    assert 0.95 * looks * 7 <= events.quiet_reads[4] <= 1.05 * looks * 7
     assert notifier.pings >= 6 * STILL / 15
     assert [type(e).__name__ for e, _at in handled] == [
         "ControlTurned", "ControlPressed", "CellChanged", "CellChanged"]
