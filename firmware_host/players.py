@@ -31,6 +31,10 @@ HIDDEN = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 everywhere: controls, Unicode's line breaks, and the bidirectional embeddings, overrides and
 isolates that turn the text after them around (as ranges of a character class)."""
 HIDING = re.compile(f"[{HIDDEN}\ud800-\udfff]")  # and lone surrogates: not writable as UTF-8
+DIRECTION_MARKS = "\u061c\u200e\u200f"
+"""The invisible marks that set a text's direction (Arabic's, left-to-right's, right-to-left's):
+harmless, often pasted with a name, and dropped from it."""
+UNSHOWN = re.compile(f"[{HIDDEN}{DIRECTION_MARKS}\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -51,9 +55,17 @@ def clean(text: object) -> str | None:
     if not isinstance(text, str):
         return None
     name = text.strip()
-    if not name or len(name) > MAX_NAME or HIDING.search(name) or not name.isprintable():
+    if not name or len(name) > MAX_NAME or HIDING.search(name):
         return None
-    return name
+    name = normal(name).strip()
+    return name if name and name.isprintable() else None
+
+
+def normal(text: str) -> str:
+    """``text`` in one spelling however it was typed: NFC ("é" one character, not "e" and an
+    accent), without the marks that only set its direction, nor any character that hides or
+    turns text (:data:`HIDDEN`), so it is drawn and matched as it reads."""
+    return unicodedata.normalize("NFC", UNSHOWN.sub("", text))
 
 
 def clean_id(text: object) -> str:

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from PIL import Image
 
-from firmware_host.screens.font import GLYPH_W, SMALL, Face, line_rows, text_rows
+from firmware_host.screens.font import GLYPH_W, SMALL, Face, line_rows, spelt, text_rows
 from hardware.display.protocol import HEIGHT, ROW_BYTES, WIDTH, frame_from_rows
 
 Box = tuple[int, int, int, int]  # left, top, width, height
@@ -102,6 +102,7 @@ class Canvas:
 
     def text(self, x: int, y: int, text: str, face: Face = SMALL, on: bool = True) -> int:
         """Draw ``text`` with its top-left at (x, y); returns the x just after it."""
+        text = spelt(text)
         width, rows = text_rows(text, face.scale)
         self.stamp(x, y, width, rows, on)
         self.texts.append(TextRun(x, y, text, face.scale, on))

@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from firmware_host.screens.font import SMALL
+from firmware_host.screens.font import SMALL, spelt
 from games.core import GameState
 
 
 def shown_names(names: tuple[str, ...], chars: int) -> tuple[str, ...]:
-    """Each of ``names`` in at most ``chars`` characters, no two alike that differ whole."""
+    """Each of ``names`` in at most ``chars`` characters, no two alike that differ whole;
+    spelt as the font draws them (:func:`spelt`: "山田" -> "ShanTian")."""
+    names = tuple(spelt(name) for name in names)
     cut = [name[:chars] for name in names]
     twins = Counter(cut)
     shown = []

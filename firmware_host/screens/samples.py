@@ -65,8 +65,14 @@ def refusal(game: GameState[Any], text: str) -> str:
     raise AssertionError(f"{text!r} was accepted")
 
 
-def centennial_playing() -> View:
-    game = games.new_game("centennial", 4, names=["Ann", "Bob", "Cy", "Dee"])
+WORLD = ("José Díaz", "Zoë", "Łukasz", "Ægir", "Ψυχή", "Иван", "山田", "Nguyễn", "Đorđe",
+         "Þórdís", "Jiří", "김민준", "Ödön", "Милош", "Şükrü", "Ελένη", "Фёдор", "محمد")
+"""Players' names from around the world, for the screens that show names: each drawn with
+its own letters, or spelt in Latin letters where the font has none of its script."""
+
+
+def centennial_playing(names: tuple[str, ...] = ("Ann", "Bob", "Cy", "Dee")) -> View:
+    game = games.new_game("centennial", 4, names=list(names))
     for action in ("roll 3", "roll 5", "roll 2", "roll 1"):
         game.apply(action)
     play(game, 11, lambda g: len(g.history) >= 16)
@@ -126,8 +132,8 @@ def sequence_over() -> View:
     return GameView(play(game, 21, lambda g: False))
 
 
-def centerpoint_playing() -> View:
-    game = games.new_game("centerpoint", 4, names=["Alice", "Bob", "Carol", "Dominic"])
+def centerpoint_playing(names: tuple[str, ...] = ("Alice", "Bob", "Carol", "Dominic")) -> View:
+    game = games.new_game("centerpoint", 4, names=list(names))
     play(game, 3, lambda g: len(g.history) >= 150 and g.phase is Phase.MOVE
          and len(g.legal_actions()) > 1, pick=99)
     return GameView(game, choices_of(game), cursor=1)
@@ -201,18 +207,18 @@ def dalmatian_opening_tie() -> View:
     return GameView(game)
 
 
-def dalmatian_opening_six() -> View:
+def dalmatian_opening_six(names: tuple[str, ...] = ("Beatrice", "Ann", "Clemence", "Dominic",
+                                                    "Eve", "Florence")) -> View:
     """Six players, names of eight letters: every throw of the roll-off on screen."""
-    names = ["Beatrice", "Ann", "Clemence", "Dominic", "Eve", "Florence"]
-    game = games.new_game("dalmatian", 6, names=names)
+    game = games.new_game("dalmatian", 6, names=list(names))
     for action in ("roll 6-6-6-6-5", "roll 1-2-3-4-5", "roll 6-6-6-5-6", "roll 2-2-2-2-2",
                    "roll 4-4-4-4-4"):
         game.apply(action)
     return GameView(game)
 
 
-def multigam_playing() -> View:
-    game = games.new_game("multigam", 4, names=["Ann", "Bob", "Cy", "Dee"])
+def multigam_playing(names: tuple[str, ...] = ("Ann", "Bob", "Cy", "Dee")) -> View:
+    game = games.new_game("multigam", 4, names=list(names))
     play(game, 13, lambda g: len(g.history) >= 14 and g.phase is Phase.MOVE
          and len(g.legal_actions()) > 2, pick=1)
     return GameView(game, choices_of(game), cursor=2)
@@ -313,10 +319,10 @@ def standings_qr() -> View:
                       qr="http://hub.local:8080/")
 
 
-def game_over_qr() -> View:
+def game_over_qr(names: tuple[str, ...] = ("Ann", "Ben", "Cyrille", "Dee")) -> View:
     """At a game night, a game's end: its places beside the QR code of its page on the hub,
     for the table of the longest name there is."""
-    game = games.new_game("dalmatian", 4, names=["Ann", "Ben", "Cyrille", "Dee"], rounds=4)
+    game = games.new_game("dalmatian", 4, names=list(names), rounds=4)
     play(game, 6, lambda g: False, pick=5)
     return game_over_notice(game, "http://hub.local:8080" + short_path("t" * 32, 999_999_999))
 
@@ -328,12 +334,12 @@ def next_round_seat() -> View:
     return next_round.notice("Next round: table 3 with Ann, Bob, Cy")
 
 
-def next_round_eight() -> View:
+def next_round_eight(names: tuple[str, ...] = ("Christine", "Christopher", "Guy", "Peggy",
+                                               "Dominic", "Anneliese", "Bob", "Cy")) -> View:
     """The next round's seat at a table of eight (Centennial's most), names long and short."""
     from firmware_host import next_round
 
-    return next_round.notice("Next round: table 12 with Christine, Christopher, Guy, Peggy, "
-                             "Dominic, Anneliese, Bob, Cy")
+    return next_round.notice("Next round: table 12 with " + ", ".join(names))
 
 
 def keyboard_groups() -> View:
@@ -360,10 +366,9 @@ def keyboard_refused() -> View:
     return keyboard.view()
 
 
-def menu_seat() -> View:
+def menu_seat(names: tuple[str, ...] = ("Ann", "Ben", "Cy", "Dorian")) -> View:
     """A seat's list: the last game's players first, a name taken greyed, "New player"."""
-    return MenuView("Player 2 of 3", ("Ann", "Ben", "Cy", "Dorian", "New player"), cursor=3,
-                    greyed=frozenset({2}))
+    return MenuView("Player 2 of 3", (*names, "New player"), cursor=3, greyed=frozenset({2}))
 
 
 SAMPLES: dict[str, Callable[[], View]] = {
@@ -408,5 +413,12 @@ SAMPLES: dict[str, Callable[[], View]] = {
     "board_fix_refused_page_2": partial(board_fix_refused, 1),
     "sequence_refused_long": sequence_refused_long,
     "notice": notice,
+    "names_centennial": partial(centennial_playing, WORLD[0:4]),
+    "names_centerpoint": partial(centerpoint_playing, WORLD[4:8]),
+    "names_dalmatian_opening": partial(dalmatian_opening_six, WORLD[8:14]),
+    "names_multigam": partial(multigam_playing, WORLD[14:18]),
+    "names_game_over": partial(game_over_qr, WORLD[4:8]),
+    "names_next_round": partial(next_round_eight, WORLD[0:8]),
+    "names_menu_seat": partial(menu_seat, WORLD[9:13]),
 }
 """Every sample view by name; each call builds a fresh one."""
