@@ -95,6 +95,22 @@ class SerialConfig:
     dice: bool = True
 
 
+DICE_SOURCES = ("button", "pixels")
+"""Where throws come from besides typing them in: the dice button (and a [serial] roller),
+or Pixels dice read over Bluetooth."""
+
+
+@dataclass(frozen=True)
+class DiceConfig:
+    """The table's dice: the button's, or the Pixels dice named here by pixel id (eight hex
+    digits, as the Pixels app shows it) or Bluetooth address; ``count`` is how many a throw
+    takes until a game says (a game that holds dice asks for fewer)."""
+
+    source: str = "button"
+    pixels: tuple[str, ...] = ()
+    count: int = 5
+
+
 @dataclass(frozen=True)
 class NightConfig:
     """This table at a game night: its name, the broker it publishes to and the password
@@ -139,6 +155,7 @@ class Config:
     long_press: str = "menu"  # what holding ROLL does: one of LONG_PRESS_ACTIONS
     sound: str = "on"  # the buzzer (when the pin map has one): one of SOUND_SETTINGS
     serial: SerialConfig | None = None  # None: no serial device, the GPIO pins alone
+    dice: DiceConfig = DiceConfig()
     night: NightConfig | None = None  # None: this table publishes to no game night
     pin_library: str = "auto"  # gpiozero's pin factory: one of PIN_LIBRARIES
 
@@ -215,7 +232,7 @@ class _Reader(TomlReader):
     def config(self, data: Mapping[str, Any]) -> Config:
         top = self.known(data, (), ("pin_map", "players", "journal", "hint", "long_press",
                                     "sound", "display", "game", "serial", "night",
-                                    "pin_library"))
+                                    "pin_library", "dice"))
         base = Config()
         players = self.players(top)
         pin_map, pins = self.pin_map(top)
@@ -232,6 +249,7 @@ class _Reader(TomlReader):
                                   _one_of(LONG_PRESS_ACTIONS)),
             sound=self.value(top, ("sound",), str, base.sound, _one_of(SOUND_SETTINGS)),
             serial=self.serial(self.table(top, ("serial",))) if "serial" in top else None,
+            dice=self.dice(self.table(top, ("dice",))),
             night=self.night(self.table(top, ("night",))) if "night" in top else None,
             pin_library=self.value(top, ("pin_library",), str, base.pin_library,
                                    _one_of(PIN_LIBRARIES)),
@@ -298,6 +316,23 @@ class _Reader(TomlReader):
                             "the board or the dice; set board = true or dice = true (or both)")
         return serial
 
+    def dice(self, table: Mapping[str, Any]) -> DiceConfig:
+        """The [dice] table: Pixels dice must be named, each once, and a throw take no more
+        of them than are named."""
+        self.known(table, ("dice",), ("source", "pixels", "count"))
+        source = self.value(table, ("dice", "source"), str, "button", _one_of(DICE_SOURCES))
+        named = self.value(table, ("dice", "pixels"), list, [], _dice_ids)
+        ids = tuple(die.strip().upper() for die in named)
+        if source == "pixels" and not ids:
+            raise self.fail(("dice", "source"), '"pixels" needs the dice named; write e.g. '
+                            'pixels = ["1A2B3C4D", "5E6F7A8B"] (their pixel ids, as the '
+                            "Pixels app shows them, or `table-companion dice pair` finds them)")
+        most = max(len(ids), 1)
+        count = self.value(table, ("dice", "count"), int, min(len(ids) or 5, 5),
+                           lambda n: None if 1 <= n <= most or not ids
+                           else f"from 1 to {most}, the dice named")
+        return DiceConfig(source, ids, count)
+
     def night(self, table: Mapping[str, Any]) -> NightConfig:
         """The [night] table: the table's name must make an id, the broker a URL."""
         self.known(table, ("night",), ("table", "broker", "credentials", "page", "ca"))
@@ -356,6 +391,17 @@ def _names(value: list[Any]) -> str | None:
         return 'a list of non-empty names, e.g. ["Ann", "Ben"]'
     stripped = [n.strip() for n in value]
     return "names must differ" if len(set(stripped)) != len(stripped) else None
+
+
+PIXEL_ID = re.compile(r"[0-9A-F]{8}|([0-9A-F]{2}:){5}[0-9A-F]{2}")
+
+
+def _dice_ids(value: list[Any]) -> str | None:
+    ids = [die.strip().upper() if isinstance(die, str) else None for die in value]
+    if not all(die is not None and PIXEL_ID.fullmatch(die) for die in ids):
+        return ('pixel ids of eight hex digits or Bluetooth addresses, e.g. ["1A2B3C4D", '
+                '"C4:5A:11:22:33:44"]')
+    return "each die once" if len(set(ids)) != len(ids) else None
 
 
 def _not_empty(value: str) -> str | None:

@@ -32,6 +32,7 @@ from firmware_host.loop import (
     every,
 )
 from firmware_host.notify import Notifier
+from firmware_host.pixels_device import PixelsDice, open_pixels
 from firmware_host.referee import Referee
 from firmware_host.referee.parts import Occupancy
 from firmware_host.sensing import recogniser_for
@@ -39,6 +40,7 @@ from firmware_host.serial_device import open_serial
 from games.core import GameState
 from games.words import count
 from hardware.controls.inputs import InputSet
+from hardware.dice.reader import ScannerFactory
 from hardware.display.protocol import Display
 from hardware.events import DeviceStatus, InputEdge
 from hardware.pins.driver_types import Emit, PinFactory
@@ -132,16 +134,19 @@ class Daemon:
     inputs: InputSet
     journal: Journal
     serial: SerialBridge | None = None
+    pixels: PixelsDice | None = None
 
 
 def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Display,
              resources: ExitStack, *, events: EventQueue, notifier: Notifier | None = None,
              clock: Clock = time.monotonic, rng: random.Random | None = None,
-             pollers: Sequence[Poller] = (), serial_opener: Opener | None = None) -> Daemon:
+             pollers: Sequence[Poller] = (), serial_opener: Opener | None = None,
+             scanners: ScannerFactory | None = None) -> Daemon:
     """The daemon on ``factory``'s pins showing on ``screen``; drivers put events on
     ``events``. ``pollers`` run after the inputs' (the OLED's retry, the simulator's keys).
     The ``[serial]`` device is used when the entry point hands the ``serial_opener`` that
-    opens ports (``serial.serial_for_url``). Raises HardwareError when a pin cannot be had."""
+    opens ports (``serial.serial_for_url``), the ``[dice]`` Pixels dice when it hands the
+    ``scanners`` that scan for them (bleak's). Raises HardwareError when a pin cannot be had."""
     notifier = notifier if notifier is not None else Notifier()
     game = resume(journal)
     if game is not None:
@@ -154,6 +159,11 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
         bridge = open_serial(config.serial, lane, serial_opener, resources,
                              wake_inputs=inputs.waker)
         serial_board = bridge if config.serial.board else None
+    pixels = None
+    if config.dice.source == "pixels" and scanners is not None:
+        inputs.dice.count = config.dice.count  # until a game says; the referee tells both
+        pixels = open_pixels(config.dice, lane, scanners, resources, lambda: inputs.dice.count,
+                             clock(), wake_inputs=inputs.waker)
     if serial_board is None:
         inputs.matrix.scan()  # the board as it stands: what a resumed game is checked against
     # the five-argument call stays the usual one: only a serial board or a buzzer adds to it
@@ -175,10 +185,12 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
         return inputs.poll(board=serial_board is None)
 
     serial_pollers = [] if bridge is None else [every(POLL_INTERVAL, bridge.poll)]
+    pixels_pollers = [] if pixels is None else [pixels.poll]
     sound_pollers = [] if buzzer is None else [buzzer.poll]  # polled only while it sounds
     loop = Loop(controller, screen, notifier, events=events, clock=clock,
-                pollers=[poll_inputs, *serial_pollers, *sound_pollers, *pollers], lanes=[lane])
-    return Daemon(loop, inputs, journal, bridge)
+                pollers=[poll_inputs, *serial_pollers, *pixels_pollers, *sound_pollers,
+                         *pollers], lanes=[lane])
+    return Daemon(loop, inputs, journal, bridge, pixels)
 
 
 def journal_state(journal: Journal) -> str:

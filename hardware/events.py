@@ -28,10 +28,11 @@ class Control(enum.Enum):
 
 @dataclass(frozen=True)
 class DiceRolled:
-    """Dice thrown: by the button roller, entered by hand, or read by a serial device."""
+    """Dice thrown: by the button roller, entered by hand, read by a serial device or from
+    Pixels dice."""
 
     dice: tuple[int, ...]
-    source: str  # "button", "manual" or "serial"
+    source: str  # "button", "manual", "serial" or "pixels"
 
 
 @dataclass(frozen=True)

@@ -49,8 +49,8 @@ def register(subparsers: Subparsers) -> None:
     parser = add_command(subparsers, "dice", description=(
         "Every die thrown in the finished games of the latest night (or --night DATE, "
         "--all) against a fair die, by table and by where the dice came from (the button "
-        "roller, dice typed in, a serial roller): faces, and totals of throws of two and "
-        "three dice."))
+        "roller, dice typed in, a serial roller, Pixels dice): faces, and totals of throws of "
+        "two and three dice."))
     add_journal_options(parser, "the journal file")
     parser.add_argument("tables", nargs="*", type=Path, metavar="JOURNAL", help=(
         "other tables' journals (copies made with backup), each reported as a table of its "

@@ -30,6 +30,7 @@ from firmware_host.loop import Poller, every
 from firmware_host.notify import Notifier
 from firmware_host.signals import stop_on_signals
 from firmware_host.sim.terminal import LiveScreen, keys_mode
+from hardware.dice.reader import bleak_scanners
 from hardware.display.emulators import TerminalView
 from hardware.display.factory import i2c_probe, open_oled
 from hardware.display.fallback import FallbackDisplay
@@ -82,10 +83,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             factory = mock_factory() if args.mock else open_pin_factory(config.pin_library)
             resources.callback(factory.close)
+            scanners = bleak_scanners() if config.dice.source == "pixels" else None
             screen, screen_pollers = open_screen(config, args.mock, events.put, resources)
             daemon = assemble(config, journal, factory, screen, resources, events=events,
                               notifier=Notifier.from_environ(), pollers=screen_pollers,
-                              serial_opener=serial_for_url)
+                              serial_opener=serial_for_url, scanners=scanners)
         except HardwareError as err:
             return _fail(err, EXIT_HARDWARE)
         panel = None if args.mock or config.display is None else config.display.describe()
@@ -93,6 +95,9 @@ def run(args: argparse.Namespace) -> int:
         if config.serial is not None:
             provides = [name for name in ("board", "dice") if getattr(config.serial, name)]
             log.info("serial device %s (%s)", config.serial.port, " and ".join(provides))
+        if daemon.pixels is not None:
+            log.info("Pixels dice %s, %d a throw", ", ".join(config.dice.pixels),
+                     config.dice.count)
         with stop_on_signals(daemon.loop.stop):
             daemon.loop.run()
     log.info("stopped after %d events", daemon.loop.handled)  # below the terminal's screen

@@ -82,6 +82,7 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
     ),
 )
 
-SOURCES = ("button", "manual", "serial")
-"""The button roller, dice typed in by hand, a roller on the serial line."""
+SOURCES = ("button", "manual", "serial", "pixels")
+"""The button roller, dice typed in by hand, a roller on the serial line, Pixels dice read
+over Bluetooth."""
 UNKNOWN_SOURCE = "unknown"  # a throw journaled before sources were

@@ -244,21 +244,22 @@ class Luck:
         return line(name, self.luck / 100, self.decisions / 100)
 
 
-THROW_SOURCES = ("button", "manual", "serial", "unknown")  # the journal's, and unknown
+THROW_SOURCES = ("button", "manual", "serial", "pixels", "unknown")  # the journal's, and unknown
 
 
 @dataclass(frozen=True)
 class Thrown:
     """One throw in a finished game: the seat that threw, where the dice came from (the
-    journal's source: button, manual, serial or unknown) and the dice. On the wire a text,
+    journal's source: button, manual, serial, pixels or unknown) and the dice. On the wire a text,
     ``0:button:1-2-3-4-5`` (:class:`ThrowText`), so a game of hundreds of throws is one
     list; the hub serves it as an object of these fields."""
 
     SCHEMA: ClassVar[str] = "throw"
     ABOUT: ClassVar[str] = (
         "One throw of a finished game, in order: the seat that threw (0 is P1), where the dice "
-        "came from (the button roller, dice typed in with the controls, a serial roller, or "
-        "unknown for a throw journaled before sources were) and the dice.")
+        "came from (the button roller, dice typed in with the controls, a serial roller, Pixels "
+        "dice read over Bluetooth, or unknown for a throw journaled before sources were) and "
+        "the dice.")
 
     seat: int = rule(SEAT)
     source: str = rule(Text(HIDING, MAX_NAME, choices=THROW_SOURCES))

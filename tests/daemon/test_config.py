@@ -10,6 +10,7 @@ from firmware_host import config as config_module
 from firmware_host.config import (
     Config,
     ConfigError,
+    DiceConfig,
     GameConfig,
     SerialConfig,
     find_line,
@@ -118,7 +119,7 @@ def test_an_unknown_key_lists_the_known_ones() -> None:
     assert error_of('pins = "x"\n') == (
         f"{FILE}, line 1: pins: unknown key; allowed keys: "
         "pin_map, players, journal, hint, long_press, sound, display, game, serial, night, "
-        "pin_library"
+        "pin_library, dice"
     )
     assert error_of("[display]\nwidth = 128\n").startswith(
         f"{FILE}, line 2: display.width: unknown key; allowed keys: type, bus, i2c_bus,"
@@ -267,3 +268,37 @@ def test_serial_mistakes_name_the_key_and_what_is_allowed() -> None:
 def test_the_long_press_takes_one_of_its_actions() -> None:
     assert error_of('long_press = "reboot"\n') == (
         f'{FILE}, line 1: long_press: "reboot" is not allowed: allowed menu | undo | dice')
+
+
+def test_a_dice_section_names_the_pixels_dice_and_the_count() -> None:
+    assert Config().dice == DiceConfig("button", (), 5)
+    text = '[dice]\nsource = "pixels"\npixels = ["1a2b3c4d", "C4:5A:11:22:33:44", "00000001"]\n'
+    assert parse(text, FILE).dice == DiceConfig(
+        "pixels", ("1A2B3C4D", "C4:5A:11:22:33:44", "00000001"), 3)
+    assert parse(text + "count = 2\n", FILE).dice.count == 2
+
+
+def test_the_shipped_dice_example_reads_when_uncommented() -> None:
+    text = (ROOT / "systemd" / "config.toml").read_text()
+    head, _, tail = text.partition("# [dice]")
+    body, _, rest = tail.partition("\n\n")
+    lines = ["[dice]", *(line[2:] if line[2:].split(" ")[0] in ("source", "pixels", "count")
+                         else line for line in body.splitlines())]
+    dice = parse(head + "\n".join(lines) + "\n\n" + rest, FILE).dice
+    assert dice.source == "pixels" and len(dice.pixels) == dice.count == 5
+
+
+def test_dice_mistakes_name_the_key_and_what_is_allowed() -> None:
+    assert error_of('[dice]\nsource = "godice"\n') == (
+        f'{FILE}, line 2: dice.source: "godice" is not allowed: allowed button | pixels')
+    assert error_of('[dice]\nsource = "pixels"\n').startswith(
+        f'{FILE}, line 2: dice.source: "pixels" needs the dice named; write e.g. pixels = [')
+    assert error_of('[dice]\npixels = ["1A2B3C4"]\n') == (
+        f'{FILE}, line 2: dice.pixels: ["1A2B3C4"] is not allowed: pixel ids of eight hex '
+        'digits or Bluetooth addresses, e.g. ["1A2B3C4D", "C4:5A:11:22:33:44"]')
+    assert error_of('[dice]\npixels = ["1A2B3C4D", "1a2b3c4d"]\n').endswith(
+        "is not allowed: each die once")
+    assert error_of('[dice]\npixels = ["1A2B3C4D"]\ncount = 2\n') == (
+        f"{FILE}, line 3: dice.count: 2 is not allowed: from 1 to 1, the dice named")
+    assert error_of("[dice]\nport = 1\n") == (
+        f"{FILE}, line 2: dice.port: unknown key; allowed keys: source, pixels, count")

@@ -30,7 +30,8 @@ from games.words import count
 SIDES = 6
 TOTALS_OF = (2, 3)  # dice in a throw whose totals a night can test
 SOURCE_WORDS = {"button": "the button roller", "manual": "dice typed in",
-                "serial": "the serial roller", "unknown": "source unknown"}
+                "serial": "the serial roller", "pixels": "Pixels dice",
+                "unknown": "source unknown"}
 LEVEL = 0.05  # p below this is "unusual"
 LEAST_EXPECTED = 5.0  # the least count any value must be expected to reach
 _EPS = 1e-15
