@@ -5,7 +5,7 @@ cell, a plus an empty cell the roll allows, and the cell under the cursor is inv
 the end the winning line is inverted. On the right: the total big with what it does and
 the cell the knob is on (else whose colour plays next and the last roll), and under it, all
 game long in the same place, a legend naming the colour of each chip pattern (filled green,
-hollow blue, a red cross) with each side's longest run; the
+hollow blue, a red cross) with each side's longest run, a pointer at the colour to play; the
 choices are the board's marked cells, so no list comes and goes with each roll.
 """
 
@@ -26,6 +26,7 @@ CELL = 8
 BOARD_TOP = HEIGHT  # the board's 48 rows fill the screen below the band
 PANEL = SIZE * CELL + 3  # left edge of the panel beside the board
 LINE = 9
+MARK = 3  # the width of the pointer at the colour to play
 
 
 def draw(canvas: Canvas, view: GameView) -> None:
@@ -137,8 +138,8 @@ def _draw_legend(canvas: Canvas, game: SequenceDice, chips: tuple[int | None, ..
                  top: int) -> None:
     """Each colour in play: its pattern, its name (the chips on the table are coloured,
     and messages name colours: "put a blue chip on B3") and its longest run, ``run 3``;
-    the colour of the player named in the band inverted beside its chip, as other screens
-    mark the player to move."""
+    the colour of the player named in the band pointed at, as the lists point at their
+    item: a turn moves a three-pixel pointer, not a row's inversion, across the wire."""
     scores = _scores(game, chips)
     entries = []
     for colour in range(len(COLOURS)):
@@ -156,13 +157,15 @@ def _legend(entries: tuple[tuple[int, str], ...], playing: int | None) -> tuple[
     once and kept."""
     canvas = Canvas()
     width = canvas.width - PANEL
+    chip_x = MARK + 1
     for colour, run in entries:
-        y, on = colour * LINE, colour != playing
-        draw_chip(canvas, 1, y + 1, colour)  # as on the board: a filled chip never hollow
-        if not on:
-            canvas.fill(CHIP + 2, y, width - CHIP - 2, LINE)
-        canvas.text(CHIP + 4, y + 1, COLOURS[colour], on=on)
-        canvas.text_right(width - 2, y + 1, run, on=on)
+        y = colour * LINE
+        if colour == playing:
+            for column in range(MARK):  # a small triangle pointing at the chip
+                canvas.fill(column, y + 2 + column, 1, 5 - 2 * column)
+        draw_chip(canvas, chip_x, y + 1, colour)  # as on the board: a filled chip never hollow
+        canvas.text(chip_x + CHIP + 3, y + 1, COLOURS[colour])
+        canvas.text_right(width - 1, y + 1, run)
     return canvas.cut(0, 0, width, len(COLOURS) * LINE)
 
 

@@ -19,7 +19,7 @@ from firmware_host.screens.dice import SIZE
 from firmware_host.screens.font import SMALL
 from firmware_host.screens.opening import draw_throw
 from firmware_host.screens.samples import SAMPLES, play
-from firmware_host.screens.sequence import LINE
+from firmware_host.screens.sequence import LINE, MARK, PANEL
 from firmware_host.views import DiceEntryView, GameView, MenuView
 from games.dalmatian import Dalmatian
 
@@ -162,7 +162,7 @@ def test_sequence_scores_and_multigam_counts_say_what_they_are() -> None:
     assert isinstance(view, GameView)
     frame = render(view)
     label = Canvas()
-    right = label.text_right(126, 19, "run 3")
+    right = label.text_right(127, 19, "run 3")
     box = (right, 19, 128, 26)
     assert frame.crop(box).tobytes() == label.to_image().crop(box).tobytes()
     view = SAMPLES["multigam_rolling"]()
@@ -187,11 +187,12 @@ def test_the_sequence_legend_follows_a_game_drawn_as_it_is_played() -> None:
         for line, run in enumerate(game.scores()[:2]):  # one seat of each colour
             label = Canvas()
             top = legend + line * LINE
-            playing = turn is not None and game.colour(turn) == line  # its row inverted
-            label.fill(60, top - 1, 68, LINE, on=playing)
-            right = label.text_right(126, top, f"run {run}", on=not playing)
+            playing = turn is not None and game.colour(turn) == line  # pointed at
+            right = label.text_right(127, top, f"run {run}")
             box = (right, top, 128, top + 7)
             assert frame.crop(box).tobytes() == label.to_image().crop(box).tobytes(), run
+            pointer = frame.crop((PANEL, top, PANEL + MARK, top + 7)).getbbox() is not None
+            assert pointer == playing, (line, turn)
             seen.add(run)
     assert len(seen) >= 3
 
