@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.commands import Subparsers, add_command, add_journal_options, journal_to_read
+from firmware_host.commands.dice_pair import SCAN_S, run_pair
 from firmware_host.commands.export import add_night_options, of_night, read_games
 from firmware_host.hub.league.fairness import (
     SOURCE_WORDS,
@@ -50,17 +51,28 @@ def register(subparsers: Subparsers) -> None:
         "Every die thrown in the finished games of the latest night (or --night DATE, "
         "--all) against a fair die, by table and by where the dice came from (the button "
         "roller, dice typed in, a serial roller, Pixels dice): faces, and totals of throws of "
-        "two and three dice."))
+        "two and three dice. `table-companion dice pair` instead listens for the Pixels dice "
+        "in range and writes them into the config's [dice] (source, pixels, count)."))
     add_journal_options(parser, "the journal file")
     parser.add_argument("tables", nargs="*", type=Path, metavar="JOURNAL", help=(
         "other tables' journals (copies made with backup), each reported as a table of its "
         "own, named by its file"))
     add_night_options(parser)
     parser.add_argument("--json", action="store_true", help="print the counts and tests as JSON")
+    parser.add_argument("--seconds", type=float, default=SCAN_S, metavar="S", help=(
+        f"dice pair: how long to listen (default {SCAN_S:.0f})"))
+    parser.add_argument("--count", type=int, metavar="N", help=(
+        "dice pair: how many dice a throw takes until a game says (default 5, or as many as "
+        "were found)"))
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.tables[:1] == [Path("pair")]:
+        if args.count is not None and args.count < 1:
+            print("table-companion dice pair: --count must be 1 or more", file=sys.stderr)
+            return 2
+        return run_pair(args.config, args.seconds, args.count)
     journals = [(table_name(args), journal_to_read(args))] if (
         args.journal is not None or args.config is not None or not args.tables) else []
     journals += [(path.stem, path) for path in args.tables]

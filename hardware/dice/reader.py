@@ -55,10 +55,12 @@ class Scanner(Protocol):
 ScannerFactory = Callable[[Detection], Scanner]
 
 
-def identify(device: Any, data: Any, named: Collection[str]) -> tuple[str, Advertisement] | None:
+def identify(device: Any, data: Any, named: Collection[str] | None
+             ) -> tuple[str, Advertisement] | None:
     """The named die this advertisement is from (by pixel id or by address) and what it
     says; None for anything else: another table's die, another device, bytes that are not a
-    die's (logged, never raised: the radio is hostile)."""
+    die's (logged, never raised: the radio is hostile). ``named`` None: any die, by its
+    pixel id (its address when it sends none), as pairing looks for them."""
     manufacturer = getattr(data, "manufacturer_data", {}).get(COMPANY_ID)
     if manufacturer is None:
         return None
@@ -66,7 +68,10 @@ def identify(device: Any, data: Any, named: Collection[str]) -> tuple[str, Adver
     service = getattr(data, "service_data", {}).get(INFO_SERVICE)
     try:
         ident = format_id(pixel_id(bytes(service))) if service is not None else None
-        die = ident if ident in named else address if address in named else None
+        if named is None:
+            die: str | None = ident or address
+        else:
+            die = ident if ident in named else address if address in named else None
         if die is None:
             return None
         return die, decode(bytes(manufacturer))
@@ -81,9 +86,9 @@ class PixelsReader:
     :meth:`take` gives what was heard since the last call; :meth:`problems` what went wrong
     with the scan itself (no adapter, BlueZ not running), once each, while it is retried."""
 
-    def __init__(self, make_scanner: ScannerFactory, named: Collection[str], *,
+    def __init__(self, make_scanner: ScannerFactory, named: Collection[str] | None, *,
                  backoff: Backoff | None = None) -> None:
-        self.named = frozenset(named)
+        self.named = None if named is None else frozenset(named)
         self._make = make_scanner
         self._heard: deque[tuple[str, Advertisement]] = deque(maxlen=HEARD_LIMIT)
         self._problems: deque[str] = deque(maxlen=8)
@@ -92,7 +97,6 @@ class PixelsReader:
         self._stop: asyncio.Event | None = None
         self._thread: threading.Thread | None = None
         self._closed = threading.Event()
-        self.heard_count = 0  # advertisements from the named dice, for selftest
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="pixels-scan", daemon=True)
@@ -114,7 +118,6 @@ class PixelsReader:
         """The scanner's callback (any thread): keep a named die's report."""
         found = identify(device, data, self.named)
         if found is not None:
-            self.heard_count += 1
             self._heard.append(found)
 
     def close(self, timeout: float = 5.0) -> None:
