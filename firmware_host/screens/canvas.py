@@ -102,7 +102,7 @@ class Canvas:
 
     def text(self, x: int, y: int, text: str, face: Face = SMALL, on: bool = True) -> int:
         """Draw ``text`` with its top-left at (x, y); returns the x just after it."""
-        text = spelt(text)
+        text = text if text.isascii() else spelt(text)
         width, rows = text_rows(text, face.scale)
         self.stamp(x, y, width, rows, on)
         self.texts.append(TextRun(x, y, text, face.scale, on))

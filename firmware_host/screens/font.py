@@ -43,7 +43,7 @@ class Face:
 
     def width(self, text: str) -> int:
         """Pixels ``text`` covers, without the gap after its last character."""
-        chars = len(spelt(text))
+        chars = len(text if text.isascii() else spelt(text))
         return chars * self.advance - self.scale if chars else 0
 
     def chars_in(self, pixels: int) -> int:
