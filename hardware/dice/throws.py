@@ -28,6 +28,7 @@ dropped and the die named: well within the 5 s a player waits to be told."""
 ABSENT = 30.0
 """Seconds a die out of a throw may go unheard before it is named as missing."""
 LOW_BATTERY = 15  # percent, when not charging
+RECHARGED = 5  # percent above LOW_BATTERY before a low battery is told again
 
 
 @dataclass
@@ -135,12 +136,13 @@ class ThrowAssembler:
         return sum(face is not None for face in self._moved.values())
 
     def _battery(self, die: str, seen: _Die, advert: Advertisement) -> list[Event]:
-        low = advert.battery <= self.low_battery and not advert.charging
-        if low == seen.battery_told:
+        if seen.battery_told:  # told until charging, or clearly above the mark again
+            seen.battery_told = not (advert.charging
+                                     or advert.battery > self.low_battery + RECHARGED)
             return []
-        seen.battery_told = low
-        if not low:
+        if advert.battery > self.low_battery or advert.charging:
             return []
+        seen.battery_told = True
         return [self._say(f"{self.name(die)} battery at {advert.battery}%: charge it soon")]
 
     def _drop(self, message: str) -> DeviceStatus:

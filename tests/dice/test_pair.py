@@ -7,10 +7,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_pixels_games import OURS, THEIRS, Air
+from test_pixels_games import OURS, THEIRS
 
 from firmware_host.commands.dice_pair import pair, with_dice
 from firmware_host.config import DiceConfig, parse
+from hardware.dice.mock import MockDice
 from hardware.dice.pixels import RollState
 
 ROOT = Path(__file__).parents[2]
@@ -38,7 +39,7 @@ def test_a_dice_table_is_rewritten_in_place() -> None:
     assert config.dice.source == "pixels" and config.game.name == "centennial"
 
 
-def test_pair_writes_the_dice_heard(air: Air, tmp_path: Path,
+def test_pair_writes_the_dice_heard(air: MockDice, tmp_path: Path,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "config.toml"
     path.write_text('players = ["Ann", "Ben"]\n')
@@ -55,7 +56,7 @@ def test_pair_writes_the_dice_heard(air: Air, tmp_path: Path,
     assert air.listening == []
 
 
-def test_pair_without_dice_heard_leaves_the_config(air: Air, tmp_path: Path,
+def test_pair_without_dice_heard_leaves_the_config(air: MockDice, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "config.toml"
     assert pair(air.scanner, path, 0.5, None, sleep=lambda s: None) == 1
@@ -64,7 +65,7 @@ def test_pair_without_dice_heard_leaves_the_config(air: Air, tmp_path: Path,
 
 
 def test_a_config_that_would_not_read_is_left_as_it_was(
-        air: Air, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        air: MockDice, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "config.toml"
     bad = '[dice]\npixels = [\n  "0000A001",\n]\n'  # an array over lines: not ours to edit
     path.write_text(bad)
@@ -79,8 +80,8 @@ def test_a_config_that_would_not_read_is_left_as_it_was(
 
 
 @pytest.fixture
-def air() -> Air:
-    return Air()
+def air() -> MockDice:
+    return MockDice()
 
 
 def test_the_command_without_bleak_says_how_to_install_it(

@@ -12,13 +12,14 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 from PIL import Image
-from test_pixels_games import OURS, Air, journaled_sources
+from test_pixels_games import OURS, journaled_sources
 
 from firmware_host.config import Config, DiceConfig, GameConfig
 from firmware_host.daemon import assemble
 from firmware_host.journal import Journal
 from firmware_host.referee import Referee
 from games.dalmatian import Dalmatian
+from hardware.dice.mock import MockDice
 from hardware.dice.pixels import RollState
 from hardware.events import Event
 from hardware.pins.clock import ManualClock
@@ -52,7 +53,7 @@ class Frames:
 def test_the_daemon_plays_a_throw_of_pixels_dice(tmp_path: Path) -> None:
     config = Config(players=("Ann", "Ben"), game=GameConfig("dalmatian"), display=None,
                     journal=tmp_path / "journal.sqlite3", dice=DiceConfig("pixels", OURS, 5))
-    air = Air()
+    air = MockDice()
     clock = ManualClock()
     with Journal.open(config.journal) as journal:
         journal.start(Dalmatian.new(2, ["Ann", "Ben"]))

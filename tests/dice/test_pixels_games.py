@@ -1,9 +1,9 @@
-"""Pixels dice end to end: advertisements through a fake scanner at bleak's interface, the
+"""Pixels dice end to end: advertisements through the mock scanner at bleak's interface, the
 reader's thread, the throw assembler and the referee, into the journal.
 
-The fake scanner is handed to the reader as bleak's ``BleakScanner`` would be: the reader
-starts it in its own thread, and the dice on the table (and another table's) advertise to
-every scanner started. The clock is a fake one; only the reader's thread is real.
+The mock dice's scanner is handed to the reader as bleak's ``BleakScanner`` would be: the
+reader starts it in its own thread, and the dice on the table (and another table's) advertise
+to every scanner started. The clock is a fake one; only the reader's thread is real.
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ from __future__ import annotations
 import random
 import sqlite3
 import sys
-import threading
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +26,8 @@ from firmware_host.views import GameView, View
 from games.centennial import Centennial
 from games.core import GameState, Phase
 from games.dalmatian import Dalmatian
-from hardware.dice.pixels import COMPANY_ID, INFO_SERVICE, RollState
+from hardware.dice.mock import MockDice
+from hardware.dice.pixels import RollState
 from hardware.dice.reader import Detection, MissingBleakError, PixelsReader, bleak_scanners
 from hardware.display.protocol import new_frame
 from hardware.events import Control, ControlPressed, DeviceStatus, DiceRolled, Event
@@ -36,59 +35,6 @@ from hardware.events import Control, ControlPressed, DeviceStatus, DiceRolled, E
 OURS = ("0000A001", "0000A002", "0000A003", "0000A004", "0000A005")
 THEIRS = ("0000B001", "0000B002", "0000B003")
 STARTED = 2.0  # seconds a fake scanner may take to be started by the reader's thread
-
-
-@dataclass(frozen=True)
-class Device:
-    address: str
-
-
-@dataclass(frozen=True)
-class Data:
-    manufacturer_data: dict[int, bytes]
-    service_data: dict[str, bytes] = field(default_factory=dict)
-
-
-class Air:
-    """The radio around the table: every scanner started hears every die, and a die keeps
-    saying what it last said (as a die advertises every 187.5 ms) unless it is ``silent``."""
-
-    def __init__(self) -> None:
-        self.listening: list[Detection] = []
-        self.started = threading.Event()
-        self.last: dict[str, tuple[RollState, int]] = {}
-        self.silent: set[str] = set()
-
-    def chatter(self) -> None:
-        for die, (state, face) in list(self.last.items()):
-            if die not in self.silent:
-                self.advertise(die, state, face)
-
-    def scanner(self, detected: Detection) -> FakeScanner:
-        return FakeScanner(self, detected)
-
-    def advertise(self, die: str, state: RollState, face: int = 1, battery: int = 90) -> None:
-        self.last[die] = (state, face)
-        manufacturer = bytes([6, 0x21, state, face - 1, battery])
-        service = int(die, 16).to_bytes(4, "little") + (1_700_000_000).to_bytes(4, "little")
-        data = Data({COMPANY_ID: manufacturer}, {INFO_SERVICE: service})
-        for detected in list(self.listening):
-            detected(Device("C4:5A:00:00:" + die[-4:-2] + ":" + die[-2:]), data)
-
-
-class FakeScanner:
-    """bleak's ``BleakScanner`` as the reader uses it: started and stopped, calling back."""
-
-    def __init__(self, air: Air, detected: Detection) -> None:
-        self.air = air
-        self.detected = detected
-
-    async def start(self) -> None:
-        self.air.listening.append(self.detected)
-        self.air.started.set()
-
-    async def stop(self) -> None:
-        self.air.listening.remove(self.detected)
 
 
 class Roller:
@@ -108,7 +54,7 @@ def blank(view: View) -> Image.Image:
 class PixelsTable:
     """A referee fed by Pixels dice through the reader and the lane, on a fake clock."""
 
-    def __init__(self, air: Air, referee: Referee, roller: Roller, now: float = 0.0) -> None:
+    def __init__(self, air: MockDice, referee: Referee, roller: Roller, now: float = 0.0) -> None:
         self.air, self.referee, self.roller = air, referee, roller
         self.now = now
         self.lane = DeviceLane(limit=10_000)
@@ -119,8 +65,6 @@ class PixelsTable:
                                lambda: roller.count, self.now)
         self.events: list[Event] = []
         self.rng = random.Random(36)
-        for die in (*OURS, *THEIRS):  # every die lies on a table, saying so
-            air.advertise(die, RollState.ON_FACE, 1)
 
     def close(self) -> None:
         self.reader.close()
@@ -167,8 +111,8 @@ class PixelsTable:
 
 
 @pytest.fixture
-def air() -> Air:
-    return Air()
+def air() -> MockDice:
+    return MockDice((*OURS, *THEIRS))  # every die lies on a table, saying so
 
 
 def journaled_sources(path: Path) -> list[str | None]:
@@ -217,7 +161,7 @@ def play_to_the_end(table: PixelsTable, game: GameState[Any], *, crooked_at: int
 
 @pytest.mark.parametrize(("cls", "options"), [(Dalmatian, {"rounds": 1}), (Centennial, {})])
 def test_whole_games_are_played_with_pixels_dice(
-        air: Air, tmp_path: Path, cls: type[GameState[Any]], options: dict[str, Any]) -> None:
+        air: MockDice, tmp_path: Path, cls: type[GameState[Any]], options: dict[str, Any]) -> None:
     path = tmp_path / "journal.sqlite3"
     config = Config(players=("Ann", "Ben"), game=GameConfig(cls.NAME, options))
     roller = Roller()
@@ -238,7 +182,7 @@ def test_whole_games_are_played_with_pixels_dice(
     assert air.listening == []  # the scan was stopped
 
 
-def test_a_thousand_throws_arrive_once_each(air: Air, tmp_path: Path) -> None:
+def test_a_thousand_throws_arrive_once_each(air: MockDice, tmp_path: Path) -> None:
     with Journal.open(tmp_path / "j.sqlite3") as journal:
         game = Dalmatian.new(2, ["Ann", "Ben"])
         referee = Referee(Config(players=("Ann", "Ben")), journal, game=game, render=blank)
@@ -270,7 +214,7 @@ def test_without_bleak_the_reason_and_the_fix_are_said(monkeypatch: pytest.Monke
         bleak_scanners()
 
 
-def test_a_scan_that_fails_is_told_once_and_retried(air: Air) -> None:
+def test_a_scan_that_fails_is_told_once_and_retried(air: MockDice) -> None:
     failures = iter([OSError("org.bluez.Error.NotReady"), OSError("org.bluez.Error.NotReady")])
 
     def flaky(detected: Detection) -> Any:

@@ -156,8 +156,13 @@ def test_low_battery_is_told_once_and_again_after_a_charge() -> None:
     low = [DeviceStatus("pixels", True, "die 2 (B2) battery at 12%: charge it soon")]
     assert table.hear("B2", RollState.ON_FACE, battery=12) == low
     assert table.hear("B2", RollState.ON_FACE, battery=11) == []
+    assert table.hear("B2", RollState.ON_FACE, battery=16) == []  # a reading that wavers
+    assert table.hear("B2", RollState.ON_FACE, battery=14) == []  # is not told again
     assert table.hear("B2", RollState.ON_FACE, battery=11, charging=True) == []
     assert table.hear("B2", RollState.ON_FACE, battery=12) == low
+    assert table.hear("B2", RollState.ON_FACE, battery=21) == []
+    assert table.hear("B2", RollState.ON_FACE, battery=15) == [
+        DeviceStatus("pixels", True, "die 2 (B2) battery at 15%: charge it soon")]
 
 
 def test_a_die_not_heard_is_named_once_until_heard() -> None:
