@@ -111,6 +111,26 @@ class DiceConfig:
     count: int = 5
 
 
+VOICE_ENGINES = ("none", "espeak-ng")
+"""What speaks at the table: nothing (the default), or espeak-ng through ALSA."""
+
+
+@dataclass(frozen=True)
+class VoiceConfig:
+    """The table's own voice: its engine, the ALSA device that plays it (``aplay -D``), the
+    volume (espeak-ng's amplitude, 0 to 200), the rate in words a minute and the language."""
+
+    engine: str = "none"  # one of VOICE_ENGINES
+    device: str = "default"
+    volume: int = 100
+    rate: int = 160
+    language: str = "en"
+
+    @property
+    def on(self) -> bool:
+        return self.engine != "none"
+
+
 @dataclass(frozen=True)
 class NightConfig:
     """This table at a game night: its name, the broker it publishes to and the password
@@ -158,6 +178,7 @@ class Config:
     dice: DiceConfig = DiceConfig()
     night: NightConfig | None = None  # None: this table publishes to no game night
     pin_library: str = "auto"  # gpiozero's pin factory: one of PIN_LIBRARIES
+    voice: VoiceConfig = VoiceConfig()  # the table's own speaker, off unless asked for
 
     def pins(self) -> PinMap:
         """The pin map named by :attr:`pin_map` (checked when the file was read)."""
@@ -232,7 +253,7 @@ class _Reader(TomlReader):
     def config(self, data: Mapping[str, Any]) -> Config:
         top = self.known(data, (), ("pin_map", "players", "journal", "hint", "long_press",
                                     "sound", "display", "game", "serial", "night",
-                                    "pin_library", "dice"))
+                                    "pin_library", "dice", "voice"))
         base = Config()
         players = self.players(top)
         pin_map, pins = self.pin_map(top)
@@ -253,6 +274,7 @@ class _Reader(TomlReader):
             night=self.night(self.table(top, ("night",))) if "night" in top else None,
             pin_library=self.value(top, ("pin_library",), str, base.pin_library,
                                    _one_of(PIN_LIBRARIES)),
+            voice=self.voice(self.table(top, ("voice",))),
         )
 
     def players(self, top: Mapping[str, Any]) -> tuple[str, ...]:
@@ -332,6 +354,25 @@ class _Reader(TomlReader):
                            lambda n: None if 1 <= n <= most or not ids
                            else f"from 1 to {most}, the dice named")
         return DiceConfig(source, ids, count)
+
+    def voice(self, table: Mapping[str, Any]) -> VoiceConfig:
+        """The [voice] table; absent, the table is silent but for its buzzer."""
+        self.known(table, ("voice",), ("engine", "device", "volume", "rate", "language"))
+        base = VoiceConfig()
+        return VoiceConfig(
+            engine=self.value(table, ("voice", "engine"), str, base.engine,
+                              _one_of(VOICE_ENGINES)),
+            device=self.value(table, ("voice", "device"), str, base.device,
+                              lambda v: None if v.strip() else 'an ALSA device, e.g. "default" '
+                              'or "plughw:1,0" (aplay -L lists them)'),
+            volume=self.value(table, ("voice", "volume"), int, base.volume,
+                              lambda v: None if 0 <= v <= 200 else "from 0 to 200"),
+            rate=self.value(table, ("voice", "rate"), int, base.rate,
+                            lambda v: None if 80 <= v <= 450 else "from 80 to 450 words a minute"),
+            language=self.value(table, ("voice", "language"), str, base.language,
+                                lambda v: None if re.fullmatch(r"[a-z]{2,3}(-[a-z0-9]+)*", v)
+                                else 'a language espeak-ng knows, e.g. "en" or "en-us"'),
+        )
 
     def night(self, table: Mapping[str, Any]) -> NightConfig:
         """The [night] table: the table's name must make an id, the broker a URL."""

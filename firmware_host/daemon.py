@@ -37,6 +37,8 @@ from firmware_host.referee import Referee
 from firmware_host.referee.parts import Occupancy
 from firmware_host.sensing import recogniser_for
 from firmware_host.serial_device import open_serial
+from firmware_host.voice.speaker import open_speaker
+from firmware_host.voice.spoken import Sink, Spoken
 from games.core import GameState
 from games.words import count
 from hardware.controls.inputs import InputSet
@@ -53,19 +55,22 @@ log = logging.getLogger("table_companion")
 
 def make_controller(config: Config, journal: Journal, game: GameState[Any] | None,
                     inputs: InputSet, shutdown: Callable[[], None], *,
-                    board: Occupancy | None = None, sound: Buzzer | None = None) -> Controller:
+                    board: Occupancy | None = None, sound: Buzzer | None = None,
+                    voice: Sink | None = None) -> Controller:
     """What the loop drives: the referee, resuming ``game``, setting the dice button's
     count, reading the board sensors (the pin map's matrix, unless ``board`` reads another
     scanner's cells; the pin map's layout says what the cells are either way), and running
-    ``shutdown`` from its menu; ``sound`` is the buzzer, when the pin map has one.
+    ``shutdown`` from its menu; ``sound`` is the buzzer, when the pin map has one, and
+    ``voice`` says what the screen shows (:class:`~firmware_host.voice.spoken.Spoken`).
     """
     matrix = inputs.pin_map.matrix
-    return Referee(config, journal, game=game, roller=inputs.dice,
+    referee = Referee(config, journal, game=game, roller=inputs.dice,
                    recognise=partial(recogniser_for, layout=matrix.layout,
                                      columns=len(matrix.cols)),
                    board=board or inputs.matrix.occupied, shutdown=shutdown, sound=sound,
                    label=matrix.label,
                    restless=inputs.matrix.changes_by_itself if board is None else None)
+    return referee if voice is None else Spoken(referee, voice)
 
 
 def resume(journal: Journal) -> GameState[Any] | None:
@@ -114,6 +119,16 @@ def open_buzzer(pins: PinMap, factory: PinFactory, emit: Emit,
     return buzzer
 
 
+def open_voice(config: Config, journal: Journal, resources: ExitStack) -> Sink | None:
+    """The ``[voice]`` speaker, its WAVs kept beside the journal and its thread stopped with
+    ``resources``; None when the config asks for none or it cannot speak (logged once)."""
+    speaker = open_speaker(config.voice, journal.path.parent / "voice")
+    if speaker is not None:
+        resources.callback(speaker.close)
+        log.info("voice: %s on %s", config.voice.engine, config.voice.device)
+    return speaker
+
+
 def open_inputs(pins: PinMap, factory: PinFactory, emit: Emit, resources: ExitStack, *,
                 clock: Clock = time.monotonic, rng: random.Random | None = None,
                 start_empty: bool = True) -> InputSet:
@@ -141,9 +156,10 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
              resources: ExitStack, *, events: EventQueue, notifier: Notifier | None = None,
              clock: Clock = time.monotonic, rng: random.Random | None = None,
              pollers: Sequence[Poller] = (), serial_opener: Opener | None = None,
-             scanners: ScannerFactory | None = None) -> Daemon:
+             scanners: ScannerFactory | None = None, voice: Sink | None = None) -> Daemon:
     """The daemon on ``factory``'s pins showing on ``screen``; drivers put events on
     ``events``. ``pollers`` run after the inputs' (the OLED's retry, the simulator's keys).
+    What the table says goes to ``voice``, else to the ``[voice]`` speaker if it asks for one.
     The ``[serial]`` device is used when the entry point hands the ``serial_opener`` that
     opens ports (``serial.serial_for_url``), the ``[dice]`` Pixels dice when it hands the
     ``scanners`` that scan for them (bleak's). Raises HardwareError when a pin cannot be had."""
@@ -171,6 +187,9 @@ def assemble(config: Config, journal: Journal, factory: PinFactory, screen: Disp
     buzzer = open_buzzer(inputs.pin_map, factory, events.put, resources)
     if buzzer is not None:
         extras["sound"] = buzzer
+    voice = voice or open_voice(config, journal, resources)
+    if voice is not None:
+        extras["voice"] = voice
     controller = make_controller(config, journal, game, inputs, lambda: loop.stop(), **extras)
     if journal.problems:  # the table hears of it too, not only the log
         events.put(DeviceStatus("journal", True, damage_notice(journal.problems)))

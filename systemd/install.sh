@@ -14,9 +14,10 @@
 #   - apt: python3-venv; python3-lgpio where the archive has it (Raspberry Pi OS), else lgpio
 #     from the lock where the index has a wheel for this Python and machine, else (32-bit ARM
 #     with Python 3.13) python3-rpi.gpio; python3-spidev when the pin map drives an SPI
-#     screen; on 32-bit ARM python3-pil and python3-cbor2, which pip would compile there
-#   - the system user table-companion, in the groups gpio, i2c, spi and dialout, and on plain
-#     Debian udev rules that give those groups the GPIO, I2C and SPI devices
+#     screen; on 32-bit ARM python3-pil and python3-cbor2, which pip would compile there;
+#     espeak-ng and alsa-utils only when the config's [voice] asks for espeak-ng
+#   - the system user table-companion, in the groups gpio, i2c, spi, dialout and audio, and
+#     on plain Debian udev rules that give those groups the GPIO, I2C and SPI devices
 #   - /opt/table-companion/venv (seeing the system's packages) with the exact versions of
 #     requirements/pi.lock (pip --require-hashes), and this checkout, built in a temporary copy
 #     so that nothing in it ends up owned by root
@@ -36,7 +37,7 @@ UNIT=/etc/systemd/system/$SERVICE.service
 LINK=/usr/local/bin/table-companion
 UDEV_RULES=/etc/udev/rules.d/60-table-companion.rules
 MODULES=/etc/modules-load.d/table-companion.conf
-GROUPS_NEEDED=(gpio i2c spi dialout)
+GROUPS_NEEDED=(gpio i2c spi dialout audio)
 RASPI_CUSTOM=/etc/default/raspi-firmware-custom  # plain Debian's additions to config.txt
 RASPI_HOOK=/etc/kernel/postinst.d/z50-raspi-firmware  # writes config.txt from them
 BLOCK_BEGIN="# >>> table-companion (systemd/install.sh)"
@@ -333,8 +334,9 @@ else
     install -D -m 0644 "$SOURCE/systemd/config.toml" "$CONFIG_DIR/config.toml"
     did "Wrote $CONFIG_DIR/config.toml: set the players' names and the display there"
 fi
-# "i2c" or "spi", then the GPIOs of SPI0 that other parts use; a bad config stops here.
-read -r bus spi_pins_used < <("$VENV/bin/python" -I - "$CONFIG_DIR/config.toml" <<'EOF' || echo fail
+# "i2c" or "spi", then the GPIOs of SPI0 that other parts use, then the voice's engine; a bad
+# config stops here.
+read -r bus spi_pins_used voice < <("$VENV/bin/python" -I - "$CONFIG_DIR/config.toml" <<'EOF' || echo fail
 import sys
 from pathlib import Path
 
@@ -342,17 +344,21 @@ from firmware_host.config import ConfigError, load
 from hardware.wiring.pinmap import SPI0
 
 try:
-    pins = load(Path(sys.argv[1])).pins()
+    config = load(Path(sys.argv[1]))
+    pins = config.pins()
 except ConfigError as err:
     print(f"install.sh: {err}", file=sys.stderr)
     raise SystemExit(1) from None
 used = sorted({gpio for _, gpio in pins.gpio_uses() if gpio in SPI0.values()})
-print(pins.display.bus, ",".join(f"GPIO{gpio}" for gpio in used) or "-")
+print(pins.display.bus, ",".join(f"GPIO{gpio}" for gpio in used) or "-", config.voice.engine)
 EOF
 )
 [ "$bus" = fail ] && fail "fix $CONFIG_DIR/config.toml, then run install.sh again"
 if [ "$bus" = spi ]; then
     apt_install python3-spidev
+fi
+if [ "$voice" = espeak-ng ]; then  # the table's own voice, only when the config asks for it
+    apt_install espeak-ng alsa-utils
 fi
 
 spi_on=off

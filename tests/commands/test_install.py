@@ -98,7 +98,8 @@ step night-publish-again bash /src/systemd/install.sh --publish /etc/table-compa
 step night-unpublish bash /src/systemd/install.sh --uninstall --publish
 cp "$root/etc/table-companion/config.toml" "$root/out/config-unpublished.toml"
 step night-unhub bash /src/systemd/install.sh --uninstall --hub --purge
-printf 'pin_map = "pi40-spi"\n[display]\nbus = "spi"\n' >"$root/etc/table-companion/config.toml"
+printf 'pin_map = "pi40-spi"\n[display]\nbus = "spi"\n[voice]\nengine = "espeak-ng"\n' \
+    >"$root/etc/table-companion/config.toml"
 step 4-spi bash /src/systemd/install.sh --yes
 cp "$root/boot/firmware/config.txt" "$root/out/config-spi.txt"
 printf 'pin_map = "mine.toml"\n' >"$root/etc/table-companion/config.toml"
@@ -243,6 +244,10 @@ def test_install_upgrade_spi_and_uninstall_in_a_throwaway_root(tmp_path: Path) -
     spi = out["4-spi"]
     assert spi.endswith("exit 0\n"), spi
     assert "apt-get install -y -qq --no-install-recommends python3-spidev" in calls["4-spi"]
+    # the voice's engine comes only with a config that asks for it
+    assert ("apt-get install -y -qq --no-install-recommends espeak-ng alsa-utils"
+            in calls["4-spi"])
+    assert not any("espeak-ng" in call for call in calls["1-chroot"] + calls["2-booted"])
     assert "dtparam=spi=on" in out["config-spi.txt"]
     assert "dtparam=i2c_arm_baudrate=400000" in out["config-spi.txt"]
     bad = out["5-bad-config"]

@@ -13,6 +13,7 @@ from firmware_host.config import (
     DiceConfig,
     GameConfig,
     SerialConfig,
+    VoiceConfig,
     find_line,
     load,
     parse,
@@ -119,7 +120,7 @@ def test_an_unknown_key_lists_the_known_ones() -> None:
     assert error_of('pins = "x"\n') == (
         f"{FILE}, line 1: pins: unknown key; allowed keys: "
         "pin_map, players, journal, hint, long_press, sound, display, game, serial, night, "
-        "pin_library, dice"
+        "pin_library, dice, voice"
     )
     assert error_of("[display]\nwidth = 128\n").startswith(
         f"{FILE}, line 2: display.width: unknown key; allowed keys: type, bus, i2c_bus,"
@@ -248,6 +249,25 @@ def test_the_shipped_serial_example_reads_when_uncommented() -> None:
                            ("port", "baud", "board", "dice") else line
                            for line in tail.splitlines())]
     assert parse(head + "\n".join(lines), FILE).serial == SerialConfig()
+
+
+def test_a_voice_section_asks_for_a_speaker_and_says_how_it_speaks() -> None:
+    assert Config().voice == VoiceConfig() and not Config().voice.on
+    text = ('[voice]\nengine = "espeak-ng"\ndevice = "plughw:1,0"\nvolume = 150\n'
+            'rate = 200\nlanguage = "en-us"\n')
+    assert parse(text, FILE).voice == VoiceConfig("espeak-ng", "plughw:1,0", 150, 200, "en-us")
+    head, _, tail = (ROOT / "systemd" / "config.toml").read_text().partition("# [voice]")
+    lines = ["[voice]", *(line[2:] if line[2:].split(" ")[0] in
+                          ("engine", "device", "volume", "rate", "language") else line
+                          for line in tail.splitlines())]
+    assert parse(head + "\n".join(lines), FILE).voice == VoiceConfig(engine="espeak-ng")
+    assert error_of('[voice]\nengine = "piper"\n') == (
+        f'{FILE}, line 2: voice.engine: "piper" is not allowed: allowed none | espeak-ng')
+    assert error_of("[voice]\nvolume = 300\n") == (
+        f"{FILE}, line 2: voice.volume: 300 is not allowed: from 0 to 200")
+    assert error_of("[voice]\nspeed = 1\n") == (
+        f"{FILE}, line 2: voice.speed: unknown key; allowed keys: engine, device, volume, "
+        "rate, language")
 
 
 def test_serial_mistakes_name_the_key_and_what_is_allowed() -> None:
