@@ -17,6 +17,12 @@
   daemon (as ``run`` assembles it, on mock pins, a new journal, the OLED driver on a
   recording bus) until the first frame's bytes are on the bus; timed from just before the
   parent starts the process.
+- ``voice``: the same night again with the table's voice on (:mod:`firmware_host.voice`:
+  the phrases said at the tick after each frame, espeak-ng making the WAVs on the speaker's
+  thread, a sink that records when each phrase would start to play instead of aplay, which
+  this machine has no sound card for): press-to-frame p99 with the voice on against off,
+  and how long after its frame's last byte each phrase starts. The hands wait for the
+  speaker to fall quiet before each gesture, as players listen before they move on.
 - ``memory``: VmRSS, VmHWM and threads of this process after the game night.
 """
 
@@ -27,6 +33,7 @@ import logging
 import os
 import queue
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -44,13 +51,15 @@ from PIL import Image
 from smoke import sized
 
 from firmware_host.commands.run import log_handler
-from firmware_host.config import Config
+from firmware_host.config import Config, VoiceConfig
 from firmware_host.daemon import Daemon, assemble, open_journal
 from firmware_host.journal import Journal
 from firmware_host.menu import Menu
 from firmware_host.referee import Referee
 from firmware_host.sensing import Recogniser
 from firmware_host.views import BoardFixView, GameView, MenuView, NoticeView, View
+from firmware_host.voice.speaker import Speaker, WavCache, espeak
+from firmware_host.voice.spoken import Spoken
 from games import REGISTRY
 from games.core import Phase
 from hardware.board.matrix import DEBOUNCE_S as MATRIX_DEBOUNCE_S
@@ -65,8 +74,10 @@ from hardware.pins.factory import mock_factory
 SEED = 7
 COLD_RUNS = sized(5, 1)
 GAMES = sized(tuple(REGISTRY), ("centennial", "sequence"))  # played in the night, in turn
+VOICED_GAMES = sized(GAMES, GAMES[:1])  # the night again, with the voice on
 MAX_GESTURES = 20_000  # a night that needs more is stuck: fail rather than spin
-TARGETS = {"edge_p50_ms": 2.0, "edge_p99_ms": 5.0, "rss_mib": 45.0}
+TARGETS = {"edge_p50_ms": 2.0, "edge_p99_ms": 5.0, "rss_mib": 45.0,
+           "voice_p99_over_silent_ms": 5.0, "voice_phrase_after_frame_p99_ms": 300.0}
 FRAME_BYTES = 1024  # data bytes of a whole 128x64 frame
 GOALS = {"bytes_per_update_median_share": 0.15, "bytes_per_update_p90_share": 0.35,
          "cold_start_s": 0.25, "edge_cpu_p50_ms": 1.0, "edge_cpu_p99_ms": 3.0,
@@ -162,13 +173,14 @@ class Hands:
     emitted it (the encoder reports from the pin's edge callbacks, not from the poll).
     """
 
-    def __init__(self, clock: ManualClock, table: MockTable, rng: random.Random) -> None:
+    def __init__(self, clock: ManualClock, table: MockTable, rng: random.Random,
+                 games: Sequence[str] = GAMES) -> None:
         self.clock = clock
         self.table = table
         self.rng = rng
         self.daemon: Daemon | None = None
         self.samples: list[Sample] = []
-        self.games_left = list(GAMES)
+        self.games_left = list(games)
         self.games_played: dict[str, int] = {}
         self.gestures = 0
         self._acts: deque[tuple[float, Callable[[], None]]] = deque()
@@ -181,6 +193,8 @@ class Hands:
         self._counted_over = False
         self._frame_started = 0.0
         self._screen = ""
+        self.voice: VoiceLag | None = None  # waited for before each gesture
+        self.last_sent = 0.0  # perf_counter when the last frame's bytes were on the bus
 
     # -- instrumentation ------------------------------------------------------------------
 
@@ -195,7 +209,7 @@ class Hands:
             return poll(board=board)
 
         daemon.inputs.poll = timed_poll  # type: ignore[method-assign]
-        referee = daemon.loop.controller
+        referee = referee_of(daemon.loop.controller)
         frame = referee.frame
 
         def timed_frame() -> Image.Image | None:
@@ -214,6 +228,7 @@ class Hands:
 
     def sent(self, done: tuple[float, float], count: int, wire: tuple[float, ...],
              prepared: float) -> None:
+        self.last_sent = done[0]
         if self._current is None:
             return  # the first frame, before any event
         event, origin, commits = self._current
@@ -289,8 +304,9 @@ class Hands:
         assert self.daemon is not None
         self.daemon.journal.wait_quiet(1.0)  # the pause a table gives its checkpoints
         self.alone.append(commit_alone(self.daemon.journal))
-        referee = self.daemon.loop.controller
-        assert isinstance(referee, Referee)
+        if self.voice is not None:
+            self.voice.speaker.idle()  # the players hear the table out
+        referee = referee_of(self.daemon.loop.controller)
         game = referee.game
         if referee.pages.notice is not None:
             self._click(Control.SELECT)
@@ -386,6 +402,53 @@ class Hands:
         return f"played {self.games_played}, left {self.games_left}"
 
 
+def referee_of(controller: object) -> Referee:
+    """The referee the loop drives, itself or under the voice."""
+    referee = controller.referee if isinstance(controller, Spoken) else controller
+    assert isinstance(referee, Referee)
+    return referee
+
+
+class VoiceLag:
+    """The voice's sink for the bench: phrases go to a real :class:`Speaker` (WAVs made by
+    espeak-ng when it is installed, else written as text), which plays them to nothing and
+    notes when each starts, after the last frame sent before it was asked for."""
+
+    def __init__(self, folder: Path, hands: Hands) -> None:
+        self.engine = "espeak-ng" if shutil.which("espeak-ng") else "none (text files)"
+        make = espeak(VoiceConfig("espeak-ng")) if shutil.which("espeak-ng") else _as_text
+        self.cache = WavCache(folder / "voice", "en", make)
+        self.speaker = Speaker(self.cache, _nowhere, clock=time.perf_counter,
+                               started=self._started)
+        self.hands = hands
+        self._asked: deque[tuple[str, float]] = deque()
+        self.after_frame_ms: list[float] = []
+        self.said = 0
+
+    def say(self, text: str) -> None:
+        self.said += 1
+        self._asked.append((text, self.hands.last_sent))
+        self.speaker.say(text)
+
+    def prepare(self, texts: Sequence[str]) -> None:
+        self.speaker.prepare(texts)
+
+    def _started(self, text: str, at: float) -> None:
+        while self._asked:
+            asked, frame = self._asked.popleft()
+            if asked == text:  # phrases before it were dropped
+                self.after_frame_ms.append((at - frame) * 1000)
+                return
+
+
+def _as_text(text: str, path: Path) -> None:
+    path.write_text(text)
+
+
+def _nowhere(path: Path) -> None:
+    pass
+
+
 def _nothing() -> None:
     pass
 
@@ -438,13 +501,13 @@ def summary(values: list[float]) -> dict[str, float]:
             "max": round(max(values), 3), "n": len(values)}
 
 
-def game_night(folder: Path) -> dict[str, Any]:
+def game_night(folder: Path, voiced: bool = False) -> dict[str, Any]:
     config = Config(journal=folder / "journal.sqlite3", display=None)
     clock = ManualClock()
     factory = mock_factory()
     pins = config.pins()
     table = MockTable(pins, factory)  # before the drivers claim the pins
-    hands = Hands(clock, table, random.Random(SEED))
+    hands = Hands(clock, table, random.Random(SEED), VOICED_GAMES if voiced else GAMES)
     bus = RecordingInterface()
     screen = TimedOled(build_oled(OledConfig(), bus), bus, hands.sent)
     bus.forget()  # the panel's init sequence
@@ -452,11 +515,15 @@ def game_night(folder: Path) -> dict[str, Any]:
     with ExitStack() as resources:
         resources.callback(factory.close)
         journal = open_journal(config.journal, resources)
+        hands.voice = VoiceLag(folder, hands) if voiced else None
         daemon = assemble(config, journal, factory, screen, resources, events=hands,
-                          clock=clock, rng=random.Random(SEED))
+                          clock=clock, rng=random.Random(SEED), voice=hands.voice)
         hands.attach(daemon)
         daemon.loop.run()
         handled = daemon.loop.handled
+        if hands.voice is not None:
+            hands.voice.speaker.idle()
+            hands.voice.speaker.close()
     wall = time.perf_counter() - started
     alone = hands.alone
     samples = hands.samples
@@ -503,7 +570,30 @@ def game_night(folder: Path) -> dict[str, Any]:
         "actions_per_game": hands.games_played,
         "table_seconds": round(clock(), 1),
         "wall_s": round(wall, 2),
+        **({} if hands.voice is None else {"voice": spoken(hands.voice)}),
     }
+
+
+def spoken(voice: VoiceLag) -> dict[str, Any]:
+    lags = voice.after_frame_ms
+    return {"engine": voice.engine, "phrases_asked": voice.said, "phrases_started": len(lags),
+            "dropped": voice.speaker.dropped, "wavs_made": voice.cache.made,
+            "phrase_start_after_frame_ms": summary(lags) if lags else None}
+
+
+def voice_figures(silent: dict[str, Any], voiced: dict[str, Any]) -> dict[str, Any]:
+    """Press-to-frame with the voice on against off, and the phrases' lag after their frame."""
+    lag = voiced["voice"]["phrase_start_after_frame_ms"]
+    over = round(voiced["ms"]["p99"] - silent["ms"]["p99"], 3)
+    cpu_over = round(voiced["cpu_ms"]["p99"] - silent["cpu_ms"]["p99"], 3)
+    return {"press_to_frame_ms": {"silent": silent["ms"], "voiced": voiced["ms"],
+                                  "p99_over_silent": over,
+                                  "cpu_silent": silent["cpu_ms"], "cpu_voiced": voiced["cpu_ms"],
+                                  "cpu_p99_over_silent": cpu_over,
+                                  "ok": over <= TARGETS["voice_p99_over_silent_ms"]},
+            **voiced["voice"],
+            "phrase_ok": lag is not None
+            and lag["p99"] <= TARGETS["voice_phrase_after_frame_p99_ms"]}
 
 
 def overlap_worth(committing: list[Sample]) -> dict[str, float]:
@@ -544,7 +634,7 @@ from contextlib import ExitStack
 from pathlib import Path
 import firmware_host.cli
 from firmware_host.commands import run
-from firmware_host.config import Config
+from firmware_host.config import Config, VoiceConfig
 from firmware_host.daemon import assemble, open_journal
 from hardware.display.factory import OledConfig, build_oled
 from hardware.display.mock import RecordingInterface
@@ -618,11 +708,13 @@ def main() -> None:
         before = proc_status()
         night = game_night(folder)
         after = proc_status()
+        voiced = game_night(Path(tempfile.mkdtemp(prefix="voiced-", dir=folder)), voiced=True)
     print(json.dumps({
         "bench": "daemon",
         "load_average_1min": round(os.getloadavg()[0], 2),  # others' work slows every figure
         "edge_to_bus": night,
         "cold_start": cold,
+        "voice": voice_figures(night, voiced),
         "memory": {"rss_mib": round(after["VmRSS"] / 1024, 1),
                    "hwm_mib": round(after["VmHWM"] / 1024, 1),
                    "rss_mib_before_night": round(before["VmRSS"] / 1024, 1),
@@ -668,6 +760,11 @@ def main() -> None:
                           f"first render); median of {COLD_RUNS}; first_frame_cpu_s is the "
                           "child's own CPU time (process_time) at that moment, which a busy "
                           "machine does not inflate as it does the wall time",
+            "voice": "the night played again with the voice on (see the module's docstring); "
+                     "press_to_frame_ms: edge_to_bus's ms, silent and voiced; "
+                     "phrase_start_after_frame_ms: perf_counter from the last byte of the "
+                     "frame before a phrase was asked for to its start on the speaker's "
+                     "thread (its WAV made by espeak-ng, or found in the cache)",
             "memory": "this process's /proc/self/status after the night (VmRSS, VmHWM, "
                       "Threads) and threading.active_count()",
         },
