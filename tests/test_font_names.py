@@ -9,17 +9,24 @@ pages spelt them right.
 
 from __future__ import annotations
 
+import random
 import unicodedata
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import games
 from firmware_host.players import clean, same
+from firmware_host.screens import draw
 from firmware_host.screens.font import BIG, SMALL, drawn, fit, glyph, spelt, text_rows, wrap
 from firmware_host.screens.glyphs import GLYPHS, ROWS
+from firmware_host.screens.layout import layout_problems
 from firmware_host.screens.letters import LIKE, letter
 from firmware_host.screens.names import shown_names
+from firmware_host.screens.samples import choices_of
+from firmware_host.views import GameView, MenuView
+from games.core import Phase
 
 DRAWN_NAMES = (
     "José Díaz", "Begoña", "Ñandú", "João", "Conceição", "François", "Hélène", "Zoë", "Loïc",
@@ -136,3 +143,36 @@ def test_any_name_is_drawn_a_cell_a_character_with_no_question_mark_for_a_letter
     for char in shown:
         if unicodedata.category(char)[0] == "L":
             assert drawn(char), (name, char)
+
+
+@pytest.mark.parametrize("scroll", range(0, 40, 3))
+def test_a_long_name_of_another_script_scrolls_on_its_menu_line_within_the_screen(
+        scroll: int) -> None:
+    """A highlighted line scrolls a character a tick; it must count the spelt letters, or
+    four CJK characters cut from a long name would be drawn as sixteen past the edge."""
+    names = ("山田太郎左衛門", "山田 Hanako Suzuki-Yamamoto", "Иван Александрович Петров")
+    for cursor in range(len(names)):
+        canvas = draw(MenuView("Player 2 of 3", (*names, "New player"), cursor=cursor,
+                               scroll=scroll))
+        assert layout_problems(canvas) == [], (cursor, scroll)
+
+
+@pytest.mark.parametrize("game_name", games.REGISTRY)
+def test_whole_games_with_names_from_around_the_world_read_clearly(game_name: str) -> None:
+    """Every position of a game, its choices shown, with accented, Greek, Cyrillic, CJK and
+    Arabic names: nothing off the frame, overdrawn or touching."""
+    rng = random.Random(game_name)
+    cls = games.game_class(game_name)
+    players = max(cls.MIN_PLAYERS, min(4, cls.MAX_PLAYERS))
+    names = rng.sample(("Şükrü Ağca", "Ψυχή", "山田太郎", "Ægir", "Jürgen", "Иван", "Ľubomír",
+                        "محمد"), players)
+    game = games.new_game(game_name, players, names)
+    while not game.is_over and len(game.history) < 400:
+        choices = choices_of(game)
+        canvas = draw(GameView(game, choices, rng.randrange(max(1, len(choices)))))
+        assert layout_problems(canvas) == [], f"{names} after {len(game.history)} actions"
+        if game.phase is Phase.ROLL:
+            game.apply("roll " + "-".join(str(rng.randint(1, 6))
+                                          for _ in range(game.dice_wanted)))
+        else:
+            game.apply(rng.choice(game.legal_actions()))

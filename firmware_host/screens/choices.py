@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from firmware_host.screens.canvas import Box, Canvas
-from firmware_host.screens.font import SMALL, fit
+from firmware_host.screens.font import SMALL, fit, spelt
 
 ROW = 9  # a 7-pixel glyph with one pixel above and below
 PAUSE = 4  # ticks a scrolling line rests at its start and at its end
@@ -37,7 +37,9 @@ def scrolled(text: str, room: int, scroll: int) -> str:
 
     A text that fits is shown whole. A longer one starts cut (ending in ``…``), rests
     :data:`PAUSE` ticks, moves a character a tick until its end shows, rests, and starts over.
+    It scrolls the text as the font spells it ("山田" as "ShanTian"), a cell a character.
     """
+    text = spelt(text)
     if len(text) <= room or room < 2:
         return fit(text, SMALL, room * SMALL.advance)
     overflow = len(text) - room + 1  # the last shown cell keeps room for "…" until the end
