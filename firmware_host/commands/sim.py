@@ -34,11 +34,13 @@ from firmware_host.loop import POLL_INTERVAL, every
 from firmware_host.signals import stop_on_signals
 from firmware_host.sim import scenario as scenarios
 from firmware_host.sim.keys import Keyboard
+from firmware_host.sim.pixels import MOCK_DICE, SIM_DICE, PixelsHand
 from firmware_host.sim.runner import play, put_pieces_back
 from firmware_host.sim.terminal import LiveScreen, keys_mode, reader
 from firmware_host.sim.view import AUTO, VIEWS
 from games.words import count
 from hardware.controls.mock_table import MockTable
+from hardware.dice.mock import MockDice
 from hardware.events import Event, InputEdge
 from hardware.pins.driver_types import PinFactory
 from hardware.pins.factory import mock_factory
@@ -78,6 +80,11 @@ def register(subparsers: Subparsers) -> None:
                         help="with keys: also take a TC1 device on this serial port or "
                              "pyserial URL (a pty, loop://); what it provides comes from the "
                              "config's [serial] section (default: dice)")
+    parser.add_argument("--pixels", action="store_true",
+                        help="with keys: five mock Pixels dice take the place of the "
+                             "config's [dice], read through the same scan and throw assembler "
+                             "as real ones; key t throws them (now and then one lands crooked "
+                             "and is rolled again)")
     parser.set_defaults(handler=run)
 
 
@@ -91,6 +98,9 @@ def run(args: argparse.Namespace) -> int:
     keys = sys.stdin.isatty() and sys.stdout.isatty()
     if args.serial is not None and (name is not None or not keys):
         raise UsageError("--serial plays along with keys in a terminal; a scenario's dice "
+                         "are its own steps")
+    if args.pixels and (name is not None or not keys):
+        raise UsageError("--pixels plays along with keys in a terminal; a scenario's dice "
                          "are its own steps")
     if name is None and not keys:
         print(f"table-companion sim: no terminal to read keys from; playing the {DEMO} "
@@ -109,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         if scenario is None:
             return interactive(config, journal, factory, resources, seed=args.seed,
                                keys_fd=sys.stdin.fileno(), out=sys.stdout, view=args.view,
-                               serial_opener=serial_for_url)
+                               serial_opener=serial_for_url, pixels=args.pixels)
         seed = SCENARIO_SEED if args.seed is None else args.seed
         played = play(scenario, config, journal, factory, args.out, seed=seed)
         print(played.summary(scenario))
@@ -127,22 +137,28 @@ def fresh_journal(out: Path, name: str) -> Path:
 
 def interactive(config: Config, journal: Journal, factory: PinFactory, resources: ExitStack,
                 *, seed: int | None, keys_fd: int, out: TextIO, view: str = AUTO,
-                serial_opener: Opener | None = None) -> int:
+                serial_opener: Opener | None = None, pixels: bool = False) -> int:
     """Play with keys on terminal ``keys_fd``, the screen drawn on ``out`` in ``view``
     (following the terminal's size), until ``q``; with ``serial_opener``, the config's
-    serial device plays along."""
+    serial device plays along; with ``pixels``, mock Pixels dice thrown with a key."""
     pins = config.pins()
     table = MockTable(pins, factory)  # before the drivers claim the pins
     events: queue.SimpleQueue[Event | None] = queue.SimpleQueue()
+    mock_dice = MockDice(MOCK_DICE) if pixels else None
+    hand = None if mock_dice is None else PixelsHand(mock_dice, lambda: daemon.inputs.dice.count)
     keyboard = Keyboard(table, pins, events.put, reader(keys_fd), quit=lambda: None,
-                        magnets=put_pieces_back(journal, pins, table))
+                        magnets=put_pieces_back(journal, pins, table),
+                        pixels=None if hand is None else hand.throw)
     screen = LiveScreen(out, lambda: [keyboard.help(), keyboard.status], view)
     keyboard.changed = screen.redraw_footer
-    daemon = assemble(config, journal, factory, screen, resources, events=events,
+    dice_pollers = [] if mock_dice is None else [every(POLL_INTERVAL, mock_dice.poll)]
+    daemon = assemble(replace(config, dice=SIM_DICE) if pixels else config, journal, factory,
+                      screen, resources, events=events,
                       rng=None if seed is None else random.Random(seed),
                       pollers=[every(POLL_INTERVAL, keyboard.poll),
-                               every(POLL_INTERVAL, screen.poll)],
-                      serial_opener=serial_opener)
+                               every(POLL_INTERVAL, screen.poll), *dice_pollers],
+                      serial_opener=serial_opener,
+                      scanners=None if mock_dice is None else mock_dice.scanner)
     keyboard.quit = daemon.loop.stop
     # the resize wakes the loop: besides drawing at once, a signal that only took note could
     # leave the loop's wait on its queue (SimpleQueue.get with a timeout) asleep for good on

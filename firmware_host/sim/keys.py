@@ -61,14 +61,16 @@ class Keyboard:
     ``read`` returns what was typed since the last call ("" for nothing, None once the
     input has closed); ``quit`` is called once the steps in hand are done after ``q``;
     ``changed`` whenever the status line changes; ``magnets`` are the cells that already
-    hold one.
+    hold one; ``pixels`` throws the mock Pixels dice (key t) and says what it did.
     """
 
     def __init__(self, table: MockTable, pin_map: PinMap, emit: Emit,
                  read: Callable[[], str | None], quit: Callable[[], None],
                  changed: Callable[[], None] = lambda: None,
-                 magnets: set[tuple[int, int]] | None = None) -> None:
+                 magnets: set[tuple[int, int]] | None = None,
+                 pixels: Callable[[float], str] | None = None) -> None:
         self.table = table
+        self.pixels = pixels
         self.pin_map = pin_map
         self.emit = emit
         self.read = read
@@ -92,7 +94,8 @@ class Keyboard:
             moves = "↑↓ up/down" + ("  ←→ knob" if pins.encoder is not None else "")
         else:  # w a s d do what the arrows do, for a terminal whose arrows do not arrive
             moves = "↑↓←→ knob" if pins.encoder is not None else "↑↓ up/down"
-        parts = ["r roll (R: long)", moves, "Enter select", "Esc back"]
+        roll = "r/R roll  t dice" if self.pixels is not None else "r roll (R: long)"
+        parts = [roll, moves, "Enter select", "Esc back"]
         holds = [n for n, c in enumerate(HOLDS, start=1) if c in pins.buttons]
         if holds:
             parts.append(f"{holds[0]}-{holds[-1]} hold" if len(holds) > 1 else f"{holds[0]} hold")
@@ -122,6 +125,10 @@ class Keyboard:
             self._entry_key(key)
             return
         if key == "r" and self._extend_roll(now):
+            return
+        if key == "t":
+            self._say(self.pixels(now) if self.pixels is not None
+                      else "no Pixels dice here: start the simulator with --pixels")
             return
         step = self._step_for(key)
         if isinstance(step, str):
