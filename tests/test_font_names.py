@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import random
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from PIL import Image
 
 import games
 from firmware_host.players import clean, same
@@ -24,7 +26,7 @@ from firmware_host.screens.glyphs import GLYPHS, ROWS
 from firmware_host.screens.layout import layout_problems
 from firmware_host.screens.letters import LIKE, letter
 from firmware_host.screens.names import shown_names
-from firmware_host.screens.samples import choices_of
+from firmware_host.screens.samples import SAMPLES, choices_of
 from firmware_host.views import GameView, MenuView
 from games.core import Phase
 
@@ -176,3 +178,15 @@ def test_whole_games_with_names_from_around_the_world_read_clearly(game_name: st
                                           for _ in range(game.dice_wanted)))
         else:
             game.apply(rng.choice(game.legal_actions()))
+
+
+def test_the_contact_sheet_of_names_from_around_the_world(tmp_path: Path) -> None:
+    from firmware_host.screens import sheet
+
+    out = tmp_path / "world.png"
+    assert sheet.main([str(out), "--world"]) == 0
+    world = [name for name in SAMPLES if name.startswith("names_")]
+    assert len(world) >= 7
+    with Image.open(out) as image:
+        rows = -(-len(world) // sheet.COLUMNS)
+        assert image.size[1] == rows * (64 * sheet.SCALE + sheet.LABEL + 2 * sheet.MARGIN)

@@ -6,7 +6,8 @@ For reviewing a change of look at a glance (the golden images are 128x64 and one
 
 draws the named samples of :mod:`firmware_host.screens.samples` (all of them without
 names), two to a row. The screens changed by the latest look work are :data:`CHANGED`
-(``--changed``).
+(``--changed``); the screens showing names from around the world are ``names_*``
+(``--world``).
 """
 
 from __future__ import annotations
@@ -57,8 +58,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help="sample names (default: all)")
     parser.add_argument("--changed", action="store_true",
                         help="the screens changed by the latest work on what the players see")
+    parser.add_argument("--world", action="store_true",
+                        help="the screens showing names from around the world")
     args = parser.parse_args(argv)
-    names = list(CHANGED) if args.changed else args.names or list(SAMPLES)
+    world = [name for name in SAMPLES if name.startswith("names_")]
+    names = list(CHANGED) if args.changed else world if args.world else args.names or list(SAMPLES)
     unknown = [n for n in names if n not in SAMPLES]
     if unknown:
         parser.error(f"no sample {', '.join(unknown)}; known: {', '.join(SAMPLES)}")
