@@ -134,13 +134,13 @@ u v w x y z
 
 
 def parse(bands: str) -> dict[str, tuple[str, ...]]:
-    """Character -> its eight rows, from bands laid out as above (``␣`` names the space)."""
+    """Character -> its rows, from bands laid out as above (``␣`` names the space): a line
+    of names, then the rows, a blank line between bands."""
     glyphs: dict[str, tuple[str, ...]] = {}
-    lines = [line for line in bands.strip("\n").split("\n")]
-    for start in range(0, len(lines), ROWS + 2):
-        names = lines[start].split()
-        rows = [lines[start + 1 + r].split() for r in range(ROWS)]
-        for column, name in enumerate(names):
+    for band in bands.strip("\n").split("\n\n"):
+        names, *lines = band.split("\n")
+        rows = [line.split() for line in lines]
+        for column, name in enumerate(names.split()):
             glyphs[" " if name == "␣" else name] = tuple(row[column] for row in rows)
     return glyphs
 

@@ -242,24 +242,7 @@ _SQUEEZED = parse(SQUEEZED)
 _TALL = parse(TALL)
 
 
-def _marks(text: str) -> dict[str, tuple[str, ...]]:
-    """Mark name -> its rows, from the bands above (two rows above, one below)."""
-    marks: dict[str, tuple[str, ...]] = {}
-    lines = text.strip("\n").split("\n")
-    start = 0
-    while start < len(lines):
-        names = lines[start].split()
-        end = start + 1
-        while end < len(lines) and lines[end].strip():
-            end += 1
-        rows = [line.split() for line in lines[start + 1:end]]
-        for column, name in enumerate(names):
-            marks[name] = tuple(row[column] for row in rows)
-        start = end + 1
-    return marks
-
-
-MARK_ROWS = _marks(MARKS)
+MARK_ROWS = parse(MARKS)
 
 
 def plain(char: str) -> tuple[str, ...] | None:
