@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import operator
 import queue
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from operator import methodcaller
@@ -25,6 +25,8 @@ from PIL import Image, ImageDraw
 from hardware.board.matrix import column_letter
 from hardware.controls.inputs import InputSet
 from hardware.controls.mock_table import MockTable
+from hardware.dice.reader import PixelsReader, listen
+from hardware.dice.throws import LOW_BATTERY
 from hardware.display.protocol import HEIGHT, WIDTH, new_frame
 from hardware.events import (
     CellChanged,
@@ -206,3 +208,24 @@ class SelfTest:
             seen = f"saw only: {', '.join(notes)}" if notes else "saw nothing"
             print(f"FAILED: {seen} in {self.timeout:g} s; {step.hint}", file=self.out)
         return passed
+
+
+def check_pixels(reader: PixelsReader, named: Sequence[str], seconds: float, out: TextIO,
+                 sleep: Callable[[float], object]) -> bool:
+    """Listen up to ``seconds`` for the ``named`` Pixels dice and say how each is (heard, its
+    battery); False when one was not heard."""
+    print(f"Pixels dice: listening up to {seconds:g} s for the {len(named)} named (pick each "
+          "up to wake it) ...", file=out, flush=True)
+    heard = listen(reader, seconds, sleep, problem=lambda text: print(f"  {text}", file=out),
+                   enough=lambda found: set(named) <= found.keys())
+    for number, die in enumerate(named, start=1):
+        advert = heard.get(die)
+        if advert is None:
+            print(f"  die {number} ({die}): NOT HEARD: is it awake and near? (a phone "
+                  "connected to it keeps it silent)", file=out)
+            continue
+        low = advert.battery <= LOW_BATTERY and not advert.charging
+        print(f"  die {number} ({die}): ok, battery {advert.battery}%"
+              f"{', charging' if advert.charging else ''}{': charge it soon' if low else ''}",
+              file=out)
+    return set(named) <= heard.keys()

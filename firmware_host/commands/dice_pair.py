@@ -18,7 +18,7 @@ from pathlib import Path
 
 from firmware_host.config import DEFAULT_PATH, ConfigError, parse
 from hardware.dice.pixels import Advertisement
-from hardware.dice.reader import PixelsReader, ScannerFactory
+from hardware.dice.reader import PixelsReader, ScannerFactory, listen
 from hardware.errors import HardwareError
 
 SCAN_S = 10.0
@@ -27,25 +27,9 @@ ANY_HEADER = re.compile(r"^\s*\[")
 OURS = re.compile(r"^\s*(source|pixels|count)\s*=")
 
 
-def find_dice(reader: PixelsReader, seconds: float, *, sleep: Callable[[float], None] = time.sleep,
-              say: Callable[[str], None] = print) -> dict[str, Advertisement]:
-    """Every die heard within ``seconds``, in the order first heard, with what it last
-    said; each is told as it is found."""
-    found: dict[str, Advertisement] = {}
-    reader.start()
-    try:
-        for _ in range(max(1, round(seconds * 10))):
-            sleep(0.1)
-            for die, advert in reader.take():
-                if die not in found:
-                    say(f"  {die}: {advert.leds} LEDs, battery {advert.battery}%"
-                        f"{', charging' if advert.charging else ''}")
-                found[die] = advert
-            for problem in reader.problems():
-                say(f"  {problem}")
-    finally:
-        reader.close()
-    return found
+def found(die: str, advert: Advertisement) -> None:
+    print(f"  {die}: {advert.leds} LEDs, battery {advert.battery}%"
+          f"{', charging' if advert.charging else ''}")
 
 
 def with_dice(text: str, dice: list[str], count: int) -> str:
@@ -80,12 +64,13 @@ def pair(scanners: ScannerFactory, config: Path | None, seconds: float, count: i
     path = config or DEFAULT_PATH
     print(f"Looking for Pixels dice for {seconds:.0f} s: pick each die up to wake it (a die a "
           "phone is connected to stays silent)")
-    found = find_dice(PixelsReader(scanners, None), seconds, sleep=sleep)
-    if not found:
+    heard = listen(PixelsReader(scanners, None), seconds, sleep, heard=found,
+                   problem=lambda text: print(f"  {text}"))
+    if not heard:
         print("table-companion dice pair: no Pixels dice heard; wake them and try again",
               file=sys.stderr)
         return 1
-    dice = list(found)
+    dice = list(heard)
     wanted = min(count or 5, len(dice))
     try:
         write_config(path, dice, wanted)

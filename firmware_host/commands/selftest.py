@@ -21,9 +21,11 @@ from firmware_host.commands import Subparsers, add_command, output_file
 from firmware_host.commands.run import EXIT_HARDWARE
 from firmware_host.config import ConfigError, load
 from firmware_host.errors import UsageError
-from firmware_host.selftest import SelfTest, draw_test_pattern, steps_for
+from firmware_host.selftest import SelfTest, check_pixels, draw_test_pattern, steps_for
 from hardware.controls.inputs import InputSet
 from hardware.controls.mock_table import MockTable
+from hardware.dice.mock import MockDice
+from hardware.dice.reader import PixelsReader, bleak_scanners
 from hardware.display.emulators import TerminalView
 from hardware.display.factory import OledConfig, open_oled
 from hardware.errors import HardwareError, WiringError
@@ -37,7 +39,8 @@ from hardware.wiring.pinmap import load_pin_map
 def register(subparsers: Subparsers) -> None:
     parser = add_command(subparsers, "selftest", description=(
         "Draw a test pattern, then ask for every input in turn and check that "
-        "it arrives. Exit status 0: all passed; 1: a check failed; 69: no GPIO."))
+        "it arrives; with [dice] source = \"pixels\", listen for each named Pixels die and "
+        "say its battery. Exit status 0: all passed; 1: a check failed; 69: no GPIO."))
     parser.add_argument("--config", type=Path, metavar="FILE",
                         help="config file (default: /etc/table-companion/config.toml if "
                              "present); gives the pin map and the OLED")
@@ -91,7 +94,24 @@ def run(args: argparse.Namespace) -> int:
         wait = clock.advance if isinstance(clock, ManualClock) else time.sleep
         test = SelfTest(inputs, events, sys.stdout, clock=clock, wait=wait, table=table,
                         timeout=args.timeout)
-        return 1 if test.run(steps_for(pin_map)) else 0
+        failed = bool(test.run(steps_for(pin_map)))
+        if config.dice.source == "pixels":
+            failed |= not _check_dice(config.dice.pixels, args.mock, args.timeout)
+        return 1 if failed else 0
+
+
+def _check_dice(named: tuple[str, ...], mock: bool, timeout: float) -> bool:
+    """The config's Pixels dice heard: through bleak, or mock dice with ``mock``."""
+    if mock:
+        dice = MockDice(named)
+        return check_pixels(PixelsReader(dice.scanner, named), named, timeout, sys.stdout,
+                            dice.wait)
+    try:
+        scanners = bleak_scanners()
+    except HardwareError as err:
+        print(f"Pixels dice: {err}")
+        return False
+    return check_pixels(PixelsReader(scanners, named), named, timeout, sys.stdout, time.sleep)
 
 
 def _show_on_oled(display: OledConfig | None, factory: PinFactory, pattern: Image.Image,

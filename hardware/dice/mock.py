@@ -37,8 +37,9 @@ class Data:
 
 
 def address_of(die: str) -> str:
-    """A made-up Bluetooth address for the pixel id ``die``."""
-    return "C4:5A:00:00:" + die[-4:-2] + ":" + die[-2:]
+    """The Bluetooth address of ``die``: its name when it is one, else one made up for its
+    pixel id."""
+    return die if ":" in die else "C4:5A:00:00:" + die[-4:-2] + ":" + die[-2:]
 
 
 class MockScanner:
@@ -57,7 +58,7 @@ class MockScanner:
 
 
 class MockDice:
-    """Dice named by pixel id (eight hex digits), all lying on a face at first."""
+    """Dice named by pixel id (eight hex digits) or address, all lying on a face at first."""
 
     def __init__(self, dice: Sequence[str] = (), battery: int = 90,
                  rng: random.Random | None = None) -> None:
@@ -76,8 +77,10 @@ class MockDice:
     def advertise(self, die: str, state: RollState, face: int = 1) -> None:
         self.last[die] = (state, face)
         manufacturer = bytes([6, 0x21, state, face - 1, self.battery])
-        service = int(die, 16).to_bytes(4, "little") + BUILT.to_bytes(4, "little")
-        data = Data({COMPANY_ID: manufacturer}, {INFO_SERVICE: service})
+        # a die named by its address is heard without the scan response that has its id
+        service = {} if ":" in die else {
+            INFO_SERVICE: int(die, 16).to_bytes(4, "little") + BUILT.to_bytes(4, "little")}
+        data = Data({COMPANY_ID: manufacturer}, service)
         for detected in list(self.listening):
             detected(Device(address_of(die)), data)
 
@@ -85,6 +88,12 @@ class MockDice:
         for die, (state, face) in list(self.last.items()):
             if die not in self.silent:
                 self.advertise(die, state, face)
+
+    def wait(self, seconds: float) -> None:
+        """A listener's wait without the time passing: once a scan has started (waited for up
+        to ``seconds``), the dice say what they last said."""
+        self.started.wait(seconds)
+        self.chatter()
 
     def throw(self, faces: dict[str, int], now: float, crooked: str | None = None) -> None:
         """Plan a throw from ``now``: the dice picked up, rolling, landing on ``faces`` one

@@ -37,6 +37,7 @@ Detection = Callable[[Any, Any], None]
 does, the device with ``.address``, the data with ``.manufacturer_data`` (company id ->
 bytes) and ``.service_data`` (UUID string -> bytes)."""
 
+LISTEN_STEP = 0.1  # seconds between looks at what was heard, when only listening
 HEARD_LIMIT = 512  # reports kept for the loop: 5 dice at 187.5 ms make 27 a second
 
 
@@ -176,3 +177,29 @@ def bleak_scanners() -> ScannerFactory:
         return scanner
 
     return make
+
+
+def listen(reader: PixelsReader, seconds: float, sleep: Callable[[float], object], *,
+           heard: Callable[[str, Advertisement], None] = lambda die, advert: None,
+           problem: Callable[[str], None] = lambda text: None,
+           enough: Callable[[dict[str, Advertisement]], bool] = lambda found: False
+           ) -> dict[str, Advertisement]:
+    """Every die ``reader`` hears within ``seconds`` (or until ``enough``), in the order
+    first heard, with what it last said; ``heard`` is told each die once, ``problem`` what
+    went wrong with the scan. The reader is started here and closed before returning."""
+    found: dict[str, Advertisement] = {}
+    reader.start()
+    try:
+        for _ in range(max(1, round(seconds / LISTEN_STEP))):
+            sleep(LISTEN_STEP)
+            for die, advert in reader.take():
+                if die not in found:
+                    heard(die, advert)
+                found[die] = advert
+            for text in reader.problems():
+                problem(text)
+            if enough(found):
+                break
+    finally:
+        reader.close()
+    return found
