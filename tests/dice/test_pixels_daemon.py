@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import queue
 import random
+import subprocess
+import sys
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
@@ -96,3 +98,13 @@ def test_without_scanners_the_pixels_config_starts_no_scan(tmp_path: Path) -> No
             assert daemon.pixels is None
     finally:
         factory.close()
+
+
+def test_a_table_without_pixels_dice_starts_without_asyncio_or_bleak() -> None:
+    """asyncio costs 80 ms of a start here (more on a Zero 2 W): only the scan's thread
+    imports it, and bleak only when the config names Pixels dice."""
+    code = ("import firmware_host.cli, firmware_host.commands.run, firmware_host.daemon\n"
+            "import sys\nprint(sorted({'asyncio', 'bleak'} & set(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.strip() == "[]"
