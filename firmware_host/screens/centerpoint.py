@@ -1,6 +1,6 @@
 """Center Point: where each player's four markers are, the die, the moves it allows.
 
-A row a player: the name (inverted for the player to move), then markers 1-4 in order, so
+A row a player: the name (a small pointer at the player to move), then markers 1-4 in order, so
 ``m2+5`` points at the second: a hollow box is a marker still at its beginning, a filled
 box one in the centre, a digit the circle a marker is on (a legend underneath says so).
 The moves take the right.
@@ -15,7 +15,7 @@ from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.font import SMALL, fit
 from firmware_host.screens.names import shown_name
 from firmware_host.screens.opening import draw_opening
-from firmware_host.screens.pointed import draw_pointed
+from firmware_host.screens.pointed import MARK, draw_mark, draw_pointed
 from firmware_host.screens.standings import draw_final
 from firmware_host.views import GameView
 from games.centerpoint import SIX, CenterPoint
@@ -24,6 +24,8 @@ from games.centerpoint_board import Off
 LINE = 9
 NAME_W = 32  # five letters of a name: the moves and the reminder keep their room
 SLOT = 9  # pixels a marker takes in a row
+NAME_X = MARK + 1  # the name's left edge, right of the pointer
+MARKS_X = NAME_X + NAME_W - 1  # the first marker's left edge: two pixels after a name
 PANEL = NAME_W + 4 * SLOT + 4  # left edge of the moves
 
 
@@ -73,14 +75,15 @@ def _draw_markers(canvas: Canvas, game: CenterPoint) -> None:
 
 @lru_cache(maxsize=256)
 def _marker_row(name: str, current: bool, marks: tuple[Off | int, ...]) -> tuple[int, ...]:
-    """A player's row (the name, inverted for the player to move, then each marker: off the
-    board, or its circle's number), drawn once and kept: a move changes one row."""
+    """A player's row (the name, a pointer before it for the player to move, then each
+    marker: off the board, or its circle's number), drawn once and kept: a move changes one
+    row, and a turn's end moves the pointer rather than an inverted name."""
     canvas = Canvas()
     if current:
-        canvas.fill(0, 0, NAME_W, LINE)
-    canvas.text(1, 1, name, on=not current)
+        draw_mark(canvas, 0, 1)
+    canvas.text(NAME_X, 1, name)
     for index, where in enumerate(marks):
-        _draw_marker(canvas, NAME_W + 2 + index * SLOT, 1, where)
+        _draw_marker(canvas, MARKS_X + index * SLOT, 1, where)
     return canvas.cut(0, 0, PANEL, LINE)
 
 

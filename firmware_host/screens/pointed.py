@@ -16,6 +16,15 @@ from firmware_host.screens.font import SMALL, fit
 
 POINTER = "▶"
 INDENT = SMALL.advance  # the pointer's column
+MARK = 3  # the width of the small pointer at the player to move, beside a name or a chip
+
+
+def draw_mark(canvas: Canvas, x: int, y: int) -> None:
+    """A small triangle pointing right, :data:`MARK` pixels wide, on the rows ``y+1`` to
+    ``y+5`` of a line of text at ``y``: the player to move, where a name or a chip would
+    otherwise be inverted (a turn then moves three columns, not a lit row)."""
+    for column in range(MARK):
+        canvas.fill(x + column, y + 1 + column, 1, 5 - 2 * column)
 
 
 def draw_pointed(canvas: Canvas, box: Box, items: Sequence[str], cursor: int,

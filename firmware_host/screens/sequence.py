@@ -18,6 +18,7 @@ from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.chips import CHIP, draw_chip
 from firmware_host.screens.font import BIG, SMALL, fit
 from firmware_host.screens.opening import draw_opening
+from firmware_host.screens.pointed import MARK, draw_mark
 from firmware_host.screens.standings import winners_title
 from firmware_host.views import GameView
 from games.sequence import CELLS, COLOURS, DEFENSIVE, SIZE, WILD, Cell, ChipMove, SequenceDice
@@ -26,7 +27,6 @@ CELL = 8
 BOARD_TOP = HEIGHT  # the board's 48 rows fill the screen below the band
 PANEL = SIZE * CELL + 3  # left edge of the panel beside the board
 LINE = 9
-MARK = 3  # the width of the pointer at the colour to play
 
 
 def draw(canvas: Canvas, view: GameView) -> None:
@@ -161,8 +161,7 @@ def _legend(entries: tuple[tuple[int, str], ...], playing: int | None) -> tuple[
     for colour, run in entries:
         y = colour * LINE
         if colour == playing:
-            for column in range(MARK):  # a small triangle pointing at the chip
-                canvas.fill(column, y + 2 + column, 1, 5 - 2 * column)
+            draw_mark(canvas, 0, y + 1)
         draw_chip(canvas, chip_x, y + 1, colour)  # as on the board: a filled chip never hollow
         canvas.text(chip_x + CHIP + 3, y + 1, COLOURS[colour])
         canvas.text_right(width - 1, y + 1, run)

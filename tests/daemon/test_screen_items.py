@@ -9,7 +9,7 @@ from PIL import Image
 
 import games
 from firmware_host.referee.new_game import option_values
-from firmware_host.screens import dice, render, sheet
+from firmware_host.screens import centerpoint, dice, render, sheet
 from firmware_host.screens.banner import BODY_TOP, draw_banner
 from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.chips import chip_bitmap
@@ -18,8 +18,9 @@ from firmware_host.screens.dalmatian import hint_line
 from firmware_host.screens.dice import SIZE
 from firmware_host.screens.font import SMALL
 from firmware_host.screens.opening import draw_throw
+from firmware_host.screens.pointed import MARK
 from firmware_host.screens.samples import SAMPLES, play
-from firmware_host.screens.sequence import LINE, MARK, PANEL
+from firmware_host.screens.sequence import LINE, PANEL
 from firmware_host.views import DiceEntryView, GameView, MenuView
 from games.dalmatian import Dalmatian
 
@@ -152,9 +153,12 @@ def test_names_keep_five_letters_beside_center_points_markers() -> None:
     assert isinstance(view, GameView)
     frame = render(view)
     expected = Canvas()
-    expected.text(1, 17 + 2 * 9 + 1, "Carol")
-    box = (1, 36, 1 + SMALL.width("Carol"), 43)
+    expected.text(centerpoint.NAME_X, 17 + 2 * 9 + 1, "Carol")
+    box = (centerpoint.NAME_X, 36, centerpoint.NAME_X + SMALL.width("Carol"), 43)
     assert frame.crop(box).tobytes() == expected.to_image().crop(box).tobytes()
+    pointed = [row for row in range(len(view.game.markers))  # the player to move's alone
+               if frame.crop((0, 17 + row * 9, MARK, 26 + row * 9)).getbbox() is not None]
+    assert pointed == [view.game.turn]
 
 
 def test_sequence_scores_and_multigam_counts_say_what_they_are() -> None:
