@@ -20,6 +20,7 @@ import os
 import queue
 import random
 import sys
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
@@ -76,6 +77,9 @@ def register(subparsers: Subparsers) -> None:
                         help="how the screen is drawn: blocks (needs 130x37), braille "
                              "(66x21) or sextants (66x27, if the font has them); auto: "
                              "blocks when the terminal is large enough, else braille")
+    parser.add_argument("--voice", action="store_true",
+                        help="print what the table would say aloud: on the status line "
+                             "with keys, a line each with a scenario")
     parser.add_argument("--serial", metavar="PORT|URL",
                         help="with keys: also take a TC1 device on this serial port or "
                              "pyserial URL (a pty, loop://); what it provides comes from the "
@@ -119,11 +123,23 @@ def run(args: argparse.Namespace) -> int:
         if scenario is None:
             return interactive(config, journal, factory, resources, seed=args.seed,
                                keys_fd=sys.stdin.fileno(), out=sys.stdout, view=args.view,
-                               serial_opener=serial_for_url, pixels=args.pixels)
+                               serial_opener=serial_for_url, pixels=args.pixels,
+                               voice=args.voice)
         seed = SCENARIO_SEED if args.seed is None else args.seed
-        played = play(scenario, config, journal, factory, args.out, seed=seed)
+        said = Said(lambda text: print(f"says: {text}")) if args.voice else None
+        played = play(scenario, config, journal, factory, args.out, seed=seed, voice=said)
         print(played.summary(scenario))
     return 0
+
+
+class Said:
+    """The voice as text: each phrase handed to ``show`` (nothing is made ahead)."""
+
+    def __init__(self, show: Callable[[str], None]) -> None:
+        self.say = show
+
+    def prepare(self, texts: Sequence[str]) -> None:
+        pass
 
 
 def fresh_journal(out: Path, name: str) -> Path:
@@ -137,10 +153,12 @@ def fresh_journal(out: Path, name: str) -> Path:
 
 def interactive(config: Config, journal: Journal, factory: PinFactory, resources: ExitStack,
                 *, seed: int | None, keys_fd: int, out: TextIO, view: str = AUTO,
-                serial_opener: Opener | None = None, pixels: bool = False) -> int:
+                serial_opener: Opener | None = None, pixels: bool = False,
+                voice: bool = False) -> int:
     """Play with keys on terminal ``keys_fd``, the screen drawn on ``out`` in ``view``
     (following the terminal's size), until ``q``; with ``serial_opener``, the config's
-    serial device plays along; with ``pixels``, mock Pixels dice thrown with a key."""
+    serial device plays along; with ``pixels``, mock Pixels dice thrown with a key; with
+    ``voice``, the status line shows what the table says."""
     pins = config.pins()
     table = MockTable(pins, factory)  # before the drivers claim the pins
     events: queue.SimpleQueue[Event | None] = queue.SimpleQueue()
@@ -152,13 +170,21 @@ def interactive(config: Config, journal: Journal, factory: PinFactory, resources
     screen = LiveScreen(out, lambda: [keyboard.help(), keyboard.status], view)
     keyboard.changed = screen.redraw_footer
     dice_pollers = [] if mock_dice is None else [every(POLL_INTERVAL, mock_dice.poll)]
+    said: list[str] = []
+
+    def subtitle(text: str) -> None:  # the newest first: the line is cut to the width
+        said[:] = [text, *said[:2]]
+        keyboard.status = "says: " + " · ".join(said)
+        screen.redraw_footer()
+
     daemon = assemble(replace(config, dice=SIM_DICE) if pixels else config, journal, factory,
                       screen, resources, events=events,
                       rng=None if seed is None else random.Random(seed),
                       pollers=[every(POLL_INTERVAL, keyboard.poll),
                                every(POLL_INTERVAL, screen.poll), *dice_pollers],
                       serial_opener=serial_opener,
-                      scanners=None if mock_dice is None else mock_dice.scanner)
+                      scanners=None if mock_dice is None else mock_dice.scanner,
+                      voice=Said(subtitle) if voice else None)
     keyboard.quit = daemon.loop.stop
     # the resize wakes the loop: besides drawing at once, a signal that only took note could
     # leave the loop's wait on its queue (SimpleQueue.get with a timeout) asleep for good on

@@ -23,6 +23,7 @@ from firmware_host.daemon import assemble, journal_state, resume
 from firmware_host.journal import Journal
 from firmware_host.sensing import Square, recogniser_for
 from firmware_host.sim.scenario import Act, Scenario
+from firmware_host.voice.spoken import Sink
 from games.words import count
 from hardware.controls.mock_table import MockTable
 from hardware.display.emulators import GifRecorder, PngFrames
@@ -95,9 +96,10 @@ class Played:
 
 
 def play(scenario: Scenario, config: Config, journal: Journal, factory: PinFactory,
-         out: Path, *, seed: int) -> Played:
+         out: Path, *, seed: int, voice: Sink | None = None) -> Played:
     """Run ``scenario`` on ``factory``'s mock pins with the dice seeded by ``seed``;
-    frames written from earlier runs into ``out`` are removed first."""
+    frames written from earlier runs into ``out`` are removed first. What the table says
+    goes to ``voice``, if given."""
     for old in out.glob("frame-*.png"):
         old.unlink()
     config = replace(config, pin_map=scenario.map_source)
@@ -109,7 +111,7 @@ def play(scenario: Scenario, config: Config, journal: Journal, factory: PinFacto
     recording = Recording(out, out / f"{scenario.name}.gif", clock)
     with ExitStack() as resources:
         daemon = assemble(config, journal, factory, recording, resources, events=events,
-                          clock=clock, rng=random.Random(seed))
+                          clock=clock, rng=random.Random(seed), voice=voice)
         events.finished = daemon.loop.stop
         daemon.loop.run()
         handled = daemon.loop.handled

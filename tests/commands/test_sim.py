@@ -507,3 +507,16 @@ def test_a_roller_is_handed_to_make_controller(tmp_path: Path,
         assert recorded[0].roller is built.inputs.dice
         built.inputs.dice.count = 5
         assert len(built.inputs.dice.roll()) == 5
+
+
+def test_voice_prints_what_the_table_would_say_beside_a_scenario(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--scenario", "dalmatian", "--out", str(tmp_path / "out"),
+                 "--voice"]) == 0
+    *said, summary = capsys.readouterr().out.splitlines()
+    assert summary.startswith("scenario dalmatian: ")
+    assert said[:4] == ["says: P1, your turn", "says: six, six, six, six, six: total thirty",
+                        "says: P2, your turn", "says: one, one, one, one, one: total five"]
+    assert "says: reroll one, one, one" in said
+    main(["sim", "--scenario", "dalmatian", "--out", str(tmp_path / "out")])
+    assert not any(line.startswith("says:") for line in capsys.readouterr().out.splitlines())
