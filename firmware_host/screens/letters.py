@@ -2,14 +2,14 @@
 Extended-A, Greek and Cyrillic, in the same 5x7 cell and bands as :mod:`glyphs`.
 
 A letter with marks is built, not drawn: its base letter (Unicode's decomposition, NFD) and
-its marks, each mark drawn once below. Marks above go in rows 0 and 1: over a lowercase
-letter that room is free (x-height starts at row 2; "i" and "j" lose their dot first), and a
-capital under a mark is drawn squeezed into rows 2 to 6 (:data:`SQUEEZED`), as fonts for
-8-pixel lines do, so an accented capital stays inside its line and never touches the line
-above. Marks below (cedilla, ogonek, comma) go in the descender's row. Of several marks
-above, the first is drawn ("ễ" as "ê"), but for Greek's dialytika with tonos, which has its
-own. Letters that look alike across scripts share one drawing (:data:`LIKE`).
-"""
+its marks, each mark drawn once (:data:`MARKS`). Marks above go in rows 0 and 1: over a
+lowercase letter that room is free (x-height starts at row 2; "i" and "j" lose their dot
+first), and a capital under a mark is drawn squeezed into rows 2 to 6 (:data:`SQUEEZED`), or
+1 to 6 under a mark of one row (:data:`TALL`), as fonts for 8-pixel lines do, so an accented
+capital stays inside its line and never touches the line above. Marks below (cedilla,
+ogonek, comma) go in the descender's row. Of several marks above, the first is drawn ("ễ" as
+"ê"), but for Greek's dialytika with tonos, which has its own. Letters that look alike
+across scripts share one drawing (:data:`LIKE`)."""
 
 # ruff: noqa: RUF001  (Greek's and Cyrillic's letters that look like Latin's are the point)
 
@@ -240,8 +240,6 @@ DOTLESS = {"i": "ı", "j": "ȷ"}
 _DRAWN = parse(DRAWN)
 _SQUEEZED = parse(SQUEEZED)
 _TALL = parse(TALL)
-
-
 MARK_ROWS = parse(MARKS)
 
 
@@ -265,22 +263,23 @@ def letter(char: str) -> tuple[str, ...] | None:
         return None
     if above[:2] == ["diaeresis", "acute"]:
         above = ["dialytika-tonos"]
-    if above:
-        base = DOTLESS.get(LIKE.get(base, base), base)
-        capitals = _TALL if above[0] in ONE_ROW else _SQUEEZED
-        rows = capitals.get(base) or capitals.get(LIKE.get(base, base))
-        if rows is not None and capitals is _TALL:
-            return MARK_ROWS[above[0]][:1] + rows[1:]
-        rows = rows or _SQUEEZED.get(base) or _SQUEEZED.get(LIKE.get(base, base)) or plain(base)
-        if rows is None or "#" in rows[0] + rows[1]:
-            return None
-        rows = MARK_ROWS[above[0]] + rows[2:]
-    else:
-        rows = plain(base)
-    if rows is None:
+    rows = _under(base, above[0]) if above else plain(base)
+    if rows is None or not below:
+        return rows
+    if "#" in rows[ROWS - 1]:
+        return None  # a descender already there (g, y): no room below
+    return rows[:ROWS - 1] + MARK_ROWS[below[0]]
+
+
+def _under(base: str, mark: str) -> tuple[str, ...] | None:
+    """``base`` with ``mark`` above it: a capital drawn shorter under it (six rows under a
+    mark of one row, five under one of two), a lowercase letter as it is, "i" and "j"
+    without their dot; None for a letter that is tall there (an ascender)."""
+    base = DOTLESS.get(LIKE.get(base, base), base)
+    tall = _TALL.get(base) or _TALL.get(LIKE.get(base, base)) if mark in ONE_ROW else None
+    if tall is not None:
+        return MARK_ROWS[mark][:1] + tall[1:]
+    rows = _SQUEEZED.get(base) or _SQUEEZED.get(LIKE.get(base, base)) or plain(base)
+    if rows is None or "#" in rows[0] + rows[1]:
         return None
-    if below:
-        if "#" in rows[ROWS - 1]:
-            return None
-        rows = rows[:ROWS - 1] + MARK_ROWS[below[0]]
-    return rows
+    return MARK_ROWS[mark] + rows[2:]
