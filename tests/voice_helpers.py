@@ -11,6 +11,7 @@ from pathlib import Path
 from firmware_host.config import Config, GameConfig
 from firmware_host.journal import Journal
 from firmware_host.referee import Referee
+from firmware_host.referee.parts import DiceRoller
 from firmware_host.voice.spoken import Spoken
 from games import game_class, new_game
 from games.core import Phase
@@ -33,13 +34,14 @@ class Recorder:
         self.prepared.extend(texts)
 
 
-def spoken_table(path: Path, name: str, sink: Recorder) -> Spoken:
+def spoken_table(path: Path, name: str, sink: Recorder, roller: DiceRoller | None = None
+                 ) -> Spoken:
     journal = Journal.open(path)
     players = NAMES[:max(2, game_class(name).MIN_PLAYERS)]
     journal.start(new_game(name, len(players), list(players)))
     referee = Referee(Config(players=players, game=GameConfig(name)), journal,
                       game=journal.resume(), render=lambda view: None,
-                      board=lambda: frozenset())
+                      board=lambda: frozenset(), roller=roller)
     table = Spoken(referee, sink)
     table.tick(0.0)
     return table

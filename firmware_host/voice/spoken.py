@@ -51,7 +51,10 @@ class Spoken:
         return due
 
     def look(self) -> None:
-        """Say what changed on the screen since the last look."""
+        """Say what changed on the screen since the last look; nothing while a throw
+        tumbles, so the dice are said as they land, not before the screen shows them."""
+        if self.referee.timers.tumble.busy:
+            return
         table = self.referee.table
         glimpse = (Glimpse.of(None, None) if table is None
                    else Glimpse.of(table.game, table.message, table.told))

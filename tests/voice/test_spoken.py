@@ -91,3 +91,26 @@ def test_phrases_are_written_for_the_ear() -> None:
     assert phrases.what_it_did("Ben threw 1-1-1-1-3: +5") == ("plus 5",)
     assert phrases.what_it_did("Ben threw 2-1: total 3") == ()
     assert phrases.vocabulary(("Ann",), top=2) == ("Ann, your turn", "one", "two")
+
+
+class Roller:
+    """A dice button's part the referee uses: its count, and three tumbling faces."""
+
+    count = 2
+
+    def tumble(self, final: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        return ((1,) * len(final), (6,) * len(final), final)
+
+
+def test_a_thrown_die_is_said_as_it_lands_not_while_it_tumbles(tmp_path: Path) -> None:
+    sink = Recorder()
+    table = spoken_table(tmp_path / "j.sqlite3", "sequence", sink, roller=Roller())
+    sink.said.clear()
+    step(table, DiceRolled((3, 4), "button"), 1.0)
+    assert sink.said == []
+    now = 1.0
+    while table.referee.timers.tumble.busy:
+        now += 0.05
+        table.tick(now)
+        assert sink.said == [] or not table.referee.timers.tumble.busy
+    assert sink.said[0] == "three, four: total seven"
