@@ -100,6 +100,9 @@ DICE_SOURCES = ("button", "pixels")
 or Pixels dice read over Bluetooth."""
 
 
+MOST_DICE = 10  # in one throw, as a serial roller's DICE line may hold
+
+
 @dataclass(frozen=True)
 class DiceConfig:
     """The table's dice: the button's, or the Pixels dice named here by pixel id (eight hex
@@ -349,10 +352,11 @@ class _Reader(TomlReader):
             raise self.fail(("dice", "source"), '"pixels" needs the dice named; write e.g. '
                             'pixels = ["1A2B3C4D", "5E6F7A8B"] (their pixel ids, as the '
                             "Pixels app shows them, or `table-companion dice pair` finds them)")
-        most = max(len(ids), 1)
+        most = len(ids) or MOST_DICE
         count = self.value(table, ("dice", "count"), int, min(len(ids) or 5, 5),
-                           lambda n: None if 1 <= n <= most or not ids
-                           else f"from 1 to {most}, the dice named")
+                           lambda n: None if 1 <= n <= most
+                           else f"from 1 to {most}, the dice named" if ids
+                           else f"from 1 to {most}")
         return DiceConfig(source, ids, count)
 
     def voice(self, table: Mapping[str, Any]) -> VoiceConfig:

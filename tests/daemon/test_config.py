@@ -320,5 +320,7 @@ def test_dice_mistakes_name_the_key_and_what_is_allowed() -> None:
         "is not allowed: each die once")
     assert error_of('[dice]\npixels = ["1A2B3C4D"]\ncount = 2\n') == (
         f"{FILE}, line 3: dice.count: 2 is not allowed: from 1 to 1, the dice named")
+    assert error_of("[dice]\ncount = 0\n") == (
+        f"{FILE}, line 2: dice.count: 0 is not allowed: from 1 to 10")
     assert error_of("[dice]\nport = 1\n") == (
         f"{FILE}, line 2: dice.port: unknown key; allowed keys: source, pixels, count")
