@@ -179,7 +179,7 @@ def test_a_whole_dalmatian_game_is_played_and_scored_from_the_table(table: Table
     table.roll(1, 2, 3, 4, 5)  # Ben: 1+5, 2+4 score 4
     view = table.send()
     assert isinstance(view, GameView) and view.choices[0] == "stop"
-    table.press(Control.SELECT)  # stop
+    table.press(Control.SELECT, Control.SELECT)  # asked again, then stop
     table.roll(6, 6, 6, 6, 6)  # Ann: five sixes score 5 and end the turn by themselves
     assert table.game.is_over
     assert table.game.scores() == (5, 4)
@@ -335,7 +335,7 @@ def test_standings_show_the_night_and_close_with_select(table: Table) -> None:
     play_opening_and_total(table)
     table.roll(6, 6, 6, 6, 6)
     table.roll(6, 6, 6, 6, 1)
-    table.press(Control.SELECT)  # Ann stops with 4: the game is over, Ben won
+    table.press(Control.SELECT, Control.SELECT)  # Ann stops with 4 (asked twice): Ben won
     table.press(Control.BACK)
     view = table.choose("Standings")
     assert view == NoticeView("Tonight", ("Ben: 1 won of 1", "Ann: 0 won of 1"))
@@ -459,7 +459,7 @@ def test_what_a_throw_did_is_said_once_the_dice_land(table: Table) -> None:
     table.referee.timers.tumble.land()
     view = table.send()
     assert isinstance(view, GameView) and view.message is None
-    table.press(Control.SELECT)  # stop
+    table.press(Control.SELECT, Control.SELECT)  # asked again, then stop
     table.roll(6, 6, 6, 6, 6)  # Ann: all five score, the turn ends by itself
     table.referee.timers.tumble.land()
     assert table.game.is_over  # one round: nothing over the final scores
@@ -507,7 +507,7 @@ def test_a_dalmatian_turn_that_ends_by_itself_says_what_it_scored(tmp_path: Path
         table = Table(journal, config)
         for dice in ((6, 6, 6, 6, 6), (1, 1, 1, 1, 1), (3, 3), (1, 2, 2, 2, 2)):
             table.send(DiceRolled(dice, "serial"))
-        table.press(Control.SELECT)  # Ben stops
+        table.press(Control.SELECT, Control.SELECT)  # asked again, then Ben stops
         view = table.send(DiceRolled((6, 6, 6, 6, 6), "serial"))
         assert isinstance(view, GameView)
         assert view.message == "Ann threw 6-6-6-6-6: +5; Ben's turn"
@@ -820,7 +820,7 @@ def test_at_a_game_night_the_standings_carry_the_pages_address_for_a_qr_code(
         play_opening_and_total(table)
         table.roll(6, 6, 6, 6, 6)
         table.roll(6, 6, 6, 6, 1)
-        table.press(Control.SELECT)
+        table.press(Control.SELECT, Control.SELECT)  # stop, asked again
         table.press(Control.BACK)  # closes the game's own QR code
         table.press(Control.BACK)
         view = table.choose("Standings")
@@ -840,7 +840,7 @@ def test_at_a_game_night_a_games_end_shows_a_qr_code_of_its_page_that_a_phone_re
         start_dalmatian(table)
         play_opening_and_total(table)
         table.roll(1, 2, 3, 4, 5)
-        table.press(Control.SELECT)  # Ben stops on 4
+        table.press(Control.SELECT, Control.SELECT)  # asked again, then Ben stops on 4
         view = table.roll(6, 6, 6, 6, 6)  # Ann's 5 ends the game
         url = "http://hub.local:8080" + short_path("table-2", journal.game_id or 0)
         assert view == NoticeView("Game over", ("Ann 5", "Ben 4"), qr=url)
@@ -854,7 +854,7 @@ def test_without_a_game_night_a_games_end_shows_the_game_as_it_ended(table: Tabl
     start_dalmatian(table)
     play_opening_and_total(table)
     table.roll(1, 2, 3, 4, 5)
-    table.press(Control.SELECT)
+    table.press(Control.SELECT, Control.SELECT)  # stop, asked again
     view = table.roll(6, 6, 6, 6, 6)
     assert table.game.is_over and isinstance(view, GameView)
 
@@ -964,7 +964,7 @@ def test_the_buzzer_chirps_buzzes_and_plays_the_end(tmp_path: Path) -> None:
         table.roll(3, 3)
         table.roll(6, 6, 6, 6, 6)
         table.roll(6, 6, 6, 6, 1)
-        table.press(Control.SELECT)  # Ann stops: the game is over
+        table.press(Control.SELECT, Control.SELECT)  # Ann stops (asked twice): the end
         assert table.game.is_over and sounds.played[-1] == TUNE
         table.referee.toggle("sound")  # the Settings menu's Sound: off
         count = len(sounds.played)

@@ -39,6 +39,7 @@ class DalmatianTable(GameTable):
         super().__init__(game, recogniser)
         self.held: set[int] = set()  # the places (0-4) the hold buttons keep
         self.layout = DiceLayout()  # the dice in the places the players see
+        self.stop_asked = False  # SELECT on "stop" with rerolls left asked to be pressed again
 
     def laid_out(self) -> DiceLayout:
         """The row, agreeing with the game whatever moved it (a commit that failed and was
@@ -59,8 +60,26 @@ class DalmatianTable(GameTable):
     def choose(self, choice: Choice, play: Play) -> None:
         if isinstance(choice.action, PickUp):
             self._reroll_at(choice.action.places, None, play)
+        elif isinstance(choice.action, Stop) and not self.stop_asked and self._rerolls_left():
+            # "stop" is the list's first item: a SELECT pressed as the dice land, or to
+            # read what they did, must not end a turn that could still reroll
+            self.stop_asked = True
+            self.told = f"stop with {self._rerolls_left()} left? SELECT again: stop"
         else:
             play(choice.action)
+
+    def _rerolls_left(self) -> str:
+        """What the turn may still reroll ("2 rerolls", "3 dice"), '' when nothing."""
+        game = self.game
+        if len(self.choices()) < 2:
+            return ""
+        if game.rerolls_left is not None:
+            return count(game.rerolls_left, "reroll")
+        return count(game.budget_left or 0, "die")
+
+    def move(self, steps: int) -> None:
+        super().move(steps)
+        self.stop_asked = False
 
     def dice_to_throw(self) -> int:
         if self.game.phase is Phase.MOVE:
@@ -102,6 +121,7 @@ class DalmatianTable(GameTable):
         if self.game.phase is not Phase.MOVE:
             super().hold(place)
         self.held ^= {place}
+        self.stop_asked = False
 
     def _reroll_at(self, places: Sequence[int], dice: Faces | None, play: Play) -> bool:
         """Pick up the dice in ``places`` and, when ``dice`` came with the ROLL button,
@@ -125,6 +145,7 @@ class DalmatianTable(GameTable):
                 self.layout.put_down(action.dice)
         super().played(actions)
         self.held.clear()
+        self.stop_asked = False
 
     def pause(self, settings: Settings) -> None:
         """Build the advisor's tables for a starting total just shown, so that the first
