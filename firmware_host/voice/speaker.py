@@ -105,6 +105,7 @@ class Speaker:
         self._closed = False
         self.dropped = 0
         self._failed = False
+        self._busy = False  # a phrase is being made or said
         self._thread = threading.Thread(target=self._run, name="speaker", daemon=True)
         self._thread.start()
 
@@ -135,8 +136,6 @@ class Speaker:
                     return True
             time.sleep(0.01)
         return False
-
-    _busy = False
 
     def _run(self) -> None:
         while True:
