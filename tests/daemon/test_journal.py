@@ -223,6 +223,28 @@ def test_results_are_grouped_by_night(tmp_path: Path) -> None:
         assert [g.id for g in journal.finished_games(date(2026, 11, 22))] == [3]
 
 
+def test_a_nights_games_are_read_without_the_other_nights(tmp_path: Path) -> None:
+    """The menu's standings and the daemon's start read one night: its rows alone, so their
+    cost stays the same after a year of nights (a damaged game of a week ago is not even
+    decoded; reading every night names it)."""
+    clock = FakeClock(datetime(2026, 11, 14, 20, 0, tzinfo=CET))
+    with Journal.open(tmp_path / "j.sqlite3", clock) as journal:
+        for when in (datetime(2026, 11, 14, 20, 0, tzinfo=CET),  # a week ago, damaged below
+                     datetime(2026, 11, 21, 23, 58, tzinfo=CET),
+                     datetime(2026, 11, 22, 5, 58, tzinfo=CET),  # started 5:59: the 21st's night
+                     datetime(2026, 11, 22, 5, 59, tzinfo=CET)):  # started 6:00: the 22nd's
+            clock.now = when
+            game = new_game()
+            journal.start(game)
+            play(journal, game, "roll 5", "bank")
+        journal._db.execute("UPDATE games SET setup = 'not json' WHERE id = 1")
+        assert [g.id for g in journal.finished_games(date(2026, 11, 21))] == [2, 3]
+        assert [g.id for g in journal.finished_games(date(2026, 11, 22))] == [4]
+        assert journal.problems == []
+        assert [g.id for g in journal.finished_games()] == [2, 3, 4]
+        assert [p.game_id for p in journal.problems] == [1]
+
+
 def test_places_follow_competition_ranking() -> None:
     assert places(Result((7, 3, 7, 1), ((0, 2), (1,), (3,)))) == {0: 1, 2: 1, 1: 3, 3: 4}
 
