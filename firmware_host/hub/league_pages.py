@@ -72,7 +72,7 @@ def players_page(league: League, most: int = MOST_PLAYERS) -> Html:
     rows_ = join((render('<tr><td>{rank}</td><td><a href="{href}">{name}</a></td>'
                          "<td>{rating}</td><td>{wins}</td><td>{games}</td></tr>", rank=rank,
                          href=href(p), name=p.name, rating=rating_cell(p.rating),
-                         wins=sum(a.won for a in p.appearances), games=len(p.appearances))
+                         wins=sum(w for w, _ in p.tally.titles.values()), games=len(p.appearances))
                   for rank, p in zip(places, ranked, strict=True)), NEWLINE)
     table = render('<table><thead><tr><th scope="col">#</th><th scope="col">Player</th>'
                    '<th scope="col">Rating</th><th scope="col">Won</th><th scope="col">Games'
@@ -106,9 +106,9 @@ def player_page(player: Player, league: League) -> Html:
         "</section>"
         "\n</main>\n<footer>{names}Export: <a href=\"{json}\">JSON</a> · "
         '<a href="{players}">Players</a> · <a href="/">Live page</a></footer>',
-        rating=shown(player.rating), chart=rating_chart(games), by_game=by_game(player),
-        about=ABOUT,
-        by_night=by_night(games), luck=luck(games), dice=dice(*league.dice.of(player)),
+        rating=shown(player.rating), chart=rating_chart(player.tally.shown),
+        by_game=by_game(player), about=ABOUT,
+        by_night=by_night(player), luck=luck(player), dice=dice(*league.dice.of(player)),
         count=len(games),
         items=join((game_item(a) for a in games[:-MOST_GAMES - 1:-1]), NEWLINE),
         more=render('<p class="more">The latest {most}; <a href="{json}">the JSON</a> lists '
@@ -118,33 +118,29 @@ def player_page(player: Player, league: League) -> Html:
 
 
 def written(player: Player) -> Html:
-    names = [n for n in dict.fromkeys(a.name for a in player.appearances) if n != player.name]
+    names = [n for n in player.tally.names if n != player.name]
     return render("Tables also wrote: {names}. ", names=", ".join(names)) if names else render(
         "")
 
 
 def by_game(player: Player) -> Html:
     """Games, wins and the rating of each game the player played."""
-    titles = dict.fromkeys(a.game.game for a in player.appearances)
     rows_ = join((render("<tr><td>{game}</td><td>{wins}</td><td>{games}</td>"
-                         "<td>{rating}</td></tr>", game=title,
-                         wins=sum(a.won for a in player.appearances if a.game.game == title),
-                         games=sum(a.game.game == title for a in player.appearances),
+                         "<td>{rating}</td></tr>", game=title, wins=wins, games=games,
                          rating=shown(player.by_game.get(title, Rating())))
-                  for title in titles), NEWLINE)
+                  for title, (wins, games) in player.tally.titles.items()), NEWLINE)
     return render('<table class="plain"><thead><tr><th>Game</th><th>Won</th><th>Games</th>'
                   "<th>Rating</th></tr></thead><tbody>\n{rows}\n</tbody></table>", rows=rows_)
 
 
-def by_night(games: list[Appearance]) -> Html:
-    """Games and wins of each night, the latest first (counted in one pass: a regular of
-    hundreds of nights has thousands of games)."""
-    played: Counter[str] = Counter(a.game.night for a in games)
-    won: Counter[str] = Counter(a.game.night for a in games if a.won)
+def by_night(player: Player) -> Html:
+    """Games and wins of each of the latest nights, the latest first (as the league counted
+    them: a regular of hundreds of nights has thousands of games)."""
+    counted = player.tally.nights
     rows_ = join((render('<tr><td><a href="{href}">{night}</a></td><td>{wins}</td>'
                          "<td>{games}</td></tr>", href=urls.night(night), night=night,
-                         wins=won[night], games=played[night])
-                  for night in latest_nights(games)), NEWLINE)
+                         wins=counted[night][0], games=counted[night][1])
+                  for night in latest_nights(player.appearances)), NEWLINE)
     return render('<table class="plain"><thead><tr><th>Night</th><th>Won</th><th>Games</th>'
                   "</tr></thead><tbody>\n{rows}\n</tbody></table>", rows=rows_)
 
@@ -174,10 +170,10 @@ def ordinal(place: int) -> str:
     return f"{place}{suffix}"
 
 
-def rating_chart(games: list[Appearance]) -> Html:
-    """The shown rating after each rated game, as a line from a newcomer's, with the
-    lowest and highest values labelled (SVG: no script, no request)."""
-    values = [Rating().shown] + [a.overall.shown for a in games if a.overall is not None]
+def rating_chart(rated: list[int]) -> Html:
+    """The shown rating after each rated game (``rated``), as a line from a newcomer's,
+    with the lowest and highest values labelled (SVG: no script, no request)."""
+    values = [Rating().shown, *rated]
     if len(values) < 2:
         return render('<p class="empty">No rated game yet.</p>')
     low, high = min(values), max(values)
@@ -204,19 +200,18 @@ def my_luck(a: Appearance) -> Luck | None:
     return next((x for x in a.game.luck if x.seat == a.seat), None)
 
 
-def luck_of(games: list[Appearance]) -> list[tuple[Appearance, int, int]]:
-    """Each Dalmatian game's luck and decisions of the player, in hundredths of a point."""
-    return [(a, x.luck, x.decisions) for a in games if (x := my_luck(a)) is not None]
-
-
-def luck(games: list[Appearance]) -> Html:
-    found = luck_of(games)
+def luck(player: Player) -> Html:
+    found, summed_luck, summed_decisions = player.tally.luck
     if not found:
         return render('<p class="empty">No game of Dalmatian yet.</p>')
-    total = render("<p>In all {games}: {line}</p>", games=count(len(found), "game"), line=words(
-        sum(x[1] for x in found), sum(x[2] for x in found)))
+    total = render("<p>In all {games}: {line}</p>", games=count(found, "game"), line=words(
+        summed_luck, summed_decisions))
     nights: dict[str, list[int]] = {}  # the latest first: luck, decisions
-    for a, luck_, decisions in reversed(found):
+    for a in reversed(player.appearances):
+        x = my_luck(a)
+        if x is None:
+            continue
+        luck_, decisions = x.luck, x.decisions
         if a.game.night not in nights and len(nights) == MOST_NIGHTS:
             break
         summed = nights.setdefault(a.game.night, [0, 0])

@@ -56,6 +56,40 @@ class Appearance:
 
 
 @dataclass
+class Tally:
+    """What a player's page sums over all their games, kept as each game is added: a
+    regular of hundreds of nights has thousands of games, and their page should cost what
+    it shows, not a pass over every game."""
+
+    names: dict[str, None] = field(default_factory=dict)  # every name written, first first
+    titles: dict[str, list[int]] = field(default_factory=dict)  # a game's title: wins, games
+    nights: dict[str, list[int]] = field(default_factory=dict)  # a night: wins, games
+    shown: list[int] = field(default_factory=list)  # the shown rating after each rated game
+    luck: list[int] = field(default_factory=lambda: [0, 0, 0])  # games, luck, decisions
+
+    def add(self, a: Appearance) -> None:
+        self.names[a.name] = None
+        for counted in (self.titles.setdefault(a.game.game, [0, 0]),
+                        self.nights.setdefault(a.game.night, [0, 0])):
+            counted[0] += a.won
+            counted[1] += 1
+        if a.overall is not None:
+            self.shown.append(a.overall.shown)
+        mine = next((x for x in a.game.luck if x.seat == a.seat), None)
+        if mine is not None:
+            self.luck[0] += 1
+            self.luck[1] += mine.luck
+            self.luck[2] += mine.decisions
+
+    @classmethod
+    def of(cls, appearances: Iterable[Appearance]) -> Tally:
+        tally = cls()
+        for a in appearances:
+            tally.add(a)
+        return tally
+
+
+@dataclass
 class Player:
     """A player's games (kept without their throws: see :class:`Dice`) and ratings."""
 
@@ -64,6 +98,11 @@ class Player:
     appearances: list[Appearance] = field(default_factory=list)
     rating: Rating = field(default_factory=Rating)
     by_game: dict[str, Rating] = field(default_factory=dict)  # a game's title: its rating
+    tally: Tally = field(default_factory=Tally)  # sums over appearances, kept with them
+
+    def appear(self, a: Appearance) -> None:
+        self.appearances.append(a)
+        self.tally.add(a)
 
 
 def lean(game: FinishedGame) -> FinishedGame:
@@ -177,7 +216,7 @@ class Dice:
         """The faces and totals of every name the player was written as."""
         faces: Counter[int] = Counter()
         totals: dict[int, Counter[int]] = {}
-        for name in dict.fromkeys(a.name for a in player.appearances):
+        for name in player.tally.names:
             faces.update(self.players.faces.get(name, {}))
             for size, counted in self.players.totals.get(name, {}).items():
                 totals.setdefault(size, Counter()).update(counted)
@@ -221,9 +260,8 @@ class League:
             if player_id in overall:
                 seen.rating = overall[player_id]
                 seen.by_game[game.game] = in_game[player_id]
-            seen.appearances.append(Appearance(
-                game, player.seat, player.name, player.place, player.score,
-                overall.get(player_id), in_game.get(player_id)))
+            seen.appear(Appearance(game, player.seat, player.name, player.place, player.score,
+                                   overall.get(player_id), in_game.get(player_id)))
 
     def rewind(self, count: int) -> None:
         """Back to the league of its first ``count`` games, as if the others had never been
@@ -242,6 +280,7 @@ class League:
             if not kept:
                 del self.players[player_id]
                 continue
+            player.tally = Tally.of(kept)
             rated = [a for a in kept if a.overall is not None]
             player.rating = rated[-1].overall if rated and rated[-1].overall else Rating()
             player.by_game = {a.game.game: a.in_game for a in rated if a.in_game is not None}
