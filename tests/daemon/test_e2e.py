@@ -411,7 +411,7 @@ def test_every_game_is_played_to_its_end_at_the_table(
         assert str(game.setup.options[key]) == value
     told = [(text, erring) for text, erring in played.messages.seen  # what a throw did, said
             if not any(said in text for said in (" threw ", "to replace:", "SELECT replaces",
-                                                    "SELECT again: stop"))]
+                                                    "SELECT again to stop"))]
     # over the next screen, how a replacement is made (the sensors see no colour), and the
     # question a stop with rerolls left asks
     unexplained = [text for text, erring in told if not erring]

@@ -1036,3 +1036,19 @@ def test_a_frame_that_fails_to_draw_shows_a_plain_error_and_play_goes_on(
     assert [r.message for r in caplog.records].count("while drawing the screen") == 1
     assert len(table.game.history) == 2  # both throws were played
     assert calls == 4  # each event: the game's frame failed, then the error frame
+
+
+def test_a_dalmatian_stop_with_rerolls_left_is_asked_for_twice(table: Table) -> None:
+    """"stop" is the list's first item: a SELECT pressed as the dice land must not end a
+    turn that could still reroll. The second SELECT stops; a knob turn forgets the question."""
+    start_dalmatian(table)
+    play_opening_and_total(table)
+    table.send(DiceRolled((1, 2, 3, 4, 5), "serial"))  # Ben: 1+5, 2+4 score 4, 2 rerolls left
+    view = table.press(Control.SELECT)
+    assert isinstance(view, GameView) and view.message == "2 rerolls left: SELECT again to stop"
+    assert table.game.current_player == 1
+    table.press(Control.DOWN, Control.UP)  # away and back: asked again
+    table.press(Control.SELECT)
+    assert table.game.current_player == 1
+    table.press(Control.SELECT)
+    assert table.game.current_player == 0 and str(table.game.history[-1]) == "stop"

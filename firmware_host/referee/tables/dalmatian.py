@@ -64,7 +64,7 @@ class DalmatianTable(GameTable):
             # "stop" is the list's first item: a SELECT pressed as the dice land, or to
             # read what they did, must not end a turn that could still reroll
             self.stop_asked = True
-            self.told = f"stop with {self._rerolls_left()} left? SELECT again: stop"
+            self.told = f"{self._rerolls_left()} left: SELECT again to stop"
         else:
             play(choice.action)
 
