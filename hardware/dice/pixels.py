@@ -14,14 +14,14 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from hardware.dice import portable
+from hardware.dice.portable import COMPANY_ID, parse_advert, parse_pixel_id
 from hardware.errors import HardwareError
 
-COMPANY_ID = 0x0D39
-"""Systemic Games' Bluetooth company identifier, the key of a die's manufacturer data."""
+__all__ = ["COMPANY_ID", "INFO_SERVICE", "Advertisement", "BadAdvertisement", "RollState",
+           "decode", "format_id", "pixel_id"]
 INFO_SERVICE = "0000180a-0000-1000-8000-00805f9b34fb"
 """The Device Information service (0x180A) whose service data carries the pixel id."""
-MANUFACTURER_BYTES = 5
-SERVICE_BYTES = 8
 
 
 class RollState(enum.IntEnum):
@@ -61,46 +61,32 @@ class Advertisement:
         return self.state in (RollState.ROLLED, RollState.ON_FACE)
 
 
-def _hex(data: bytes) -> str:
-    return data.hex(" ") or "nothing"
-
-
 def decode(data: bytes) -> Advertisement:
-    """The advertisement in ``data`` (the manufacturer data without its company id).
+    """The advertisement in ``data`` (the manufacturer data without its company id), read by
+    the code the Pico W bridge runs too (:mod:`hardware.dice.portable`).
 
     Raises BadAdvertisement for a wrong length, an unknown roll state, a face index beyond
     the die's LEDs or a battery level over 100%."""
-    if len(data) != MANUFACTURER_BYTES:
-        raise BadAdvertisement(f"a Pixels advertisement has {MANUFACTURER_BYTES} bytes, not "
-                               f"{len(data)} ({_hex(data[:16])}): not a Pixels die, or a "
-                               "firmware from before July 2022 (update it in the Pixels app)")
-    leds, design, state, face_index, battery = data
-    if state not in RollState._value2member_map_:
-        raise BadAdvertisement(f"roll state {state} is not one a Pixels die sends "
-                               f"({_hex(data)})")
-    if leds == 0 or face_index >= leds:
-        raise BadAdvertisement(f"face index {face_index} on a die of {leds} LEDs "
-                               f"({_hex(data)})")
-    level = battery & 0x7F
-    if level > 100:
-        raise BadAdvertisement(f"battery level {level}% is over 100% ({_hex(data)})")
+    try:
+        leds, design, state, face_index, level, charging = parse_advert(bytes(data))
+    except ValueError as err:
+        raise BadAdvertisement(str(err)) from None
     return Advertisement(leds, design >> 4, design & 0x0F, RollState(state), face_index,
-                         level, bool(battery & 0x80))
+                         level, charging)
 
 
 def pixel_id(data: bytes) -> int:
     """The die's unique id from its service data (``[pixelId, buildTimestamp]``, both u32
     little-endian). Raises BadAdvertisement for a wrong length or an id of 0, which the
     firmware never sends."""
-    if len(data) != SERVICE_BYTES:
-        raise BadAdvertisement(f"a Pixels service data has {SERVICE_BYTES} bytes, not "
-                               f"{len(data)} ({_hex(data[:16])})")
-    ident = int.from_bytes(data[:4], "little")
-    if ident == 0:
-        raise BadAdvertisement(f"pixel id 0 is no die's ({_hex(data)})")
+    try:
+        ident: int = parse_pixel_id(bytes(data))
+    except ValueError as err:
+        raise BadAdvertisement(str(err)) from None
     return ident
 
 
 def format_id(ident: int) -> str:
     """A pixel id as the config and the Pixels app write it: eight hex digits."""
-    return f"{ident:08X}"
+    text: str = portable.format_id(ident)
+    return text
