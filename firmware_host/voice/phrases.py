@@ -8,7 +8,7 @@ to 29". Pure: no clock, no I/O, so a test reads exactly what would be said.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,9 +70,90 @@ def what_it_did(told: str) -> tuple[str, ...]:
 
 def move(action: object) -> str:
     """A move in the game's notation, dashed numbers said one by one
-    (``reroll 2-5-6`` -> ``reroll two, five, six``)."""
+    (``reroll 2-5-6`` -> ``reroll two, five, six``): for a game without words of its own."""
     return re.sub(r"\d+(?:-\d+)+", lambda m: dice_words([int(d) for d in m[0].split("-")]),
                   str(action))
+
+
+def played(game: GameState[Any], mover: int | None, action: object) -> str:
+    """A move of ``game`` by seat ``mover`` in words for the ear: ``Ann places on C2``
+    rather than the screen's ``place C2``; a game without words here, or a move nobody is
+    named for, is said in the game's notation (:func:`move`)."""
+    words = _GAME_WORDS.get(game.NAME)
+    said = None if words is None else words(action, game.name, mover)
+    return move(action) if said is None else said
+
+
+def _centennial(action: Any, name: Callable[[int], str], mover: int | None) -> str | None:
+    from games import centennial as c
+
+    if isinstance(action, c.Stop):
+        where = "off the board" if action.at == 0 else "at " + _numbers(c.label(action.at))
+        return f"{name(action.player)} stops {where}"
+    if isinstance(action, c.Claim):
+        return f"{name(action.player)} claims {number(action.number)}"
+    if isinstance(action, c.Pass):
+        return f"{name(action.player)} passes"
+    return None
+
+
+def _centerpoint(action: Any, name: Callable[[int], str], mover: int | None) -> str | None:
+    if mover is None:
+        return None
+    steps = "one space" if action.steps == 1 else f"{number(action.steps)} spaces"
+    return f"{name(mover)} moves marker {number(action.marker)} {steps}"
+
+
+def _dalmatian(action: Any, name: Callable[[int], str], mover: int | None) -> str | None:
+    from games.dalmatian import Reroll
+
+    if mover is None:
+        return None
+    if isinstance(action, Reroll):
+        dice = sorted(action.dice)
+        count = "one die" if len(dice) == 1 else f"{number(len(dice))} dice"
+        return f"{name(mover)} rerolls {count}: {dice_words(dice)}"
+    return f"{name(mover)} stops"
+
+
+def _multigam(action: Any, name: Callable[[int], str], mover: int | None) -> str | None:
+    from games.multigam import BAR, OFF
+
+    if mover is None or not action.steps:
+        return None
+
+    def point(p: int) -> str:
+        return "the bar" if p == BAR else number(p)
+
+    said = []
+    for n, step in enumerate(action.steps):  # the first checker's verb, then "then one"
+        if n == 0:
+            said.append("bears a checker off" if step.end == OFF else "moves a checker")
+        else:
+            said.append("then one off" if step.end == OFF else "then one")
+        said[-1] += (f" from {point(step.start)}" if step.end == OFF
+                     else f" from {point(step.start)} to {point(step.end)}")
+        if step.hit:
+            said[-1] += ", hitting"
+    return f"{name(mover)} " + ", ".join(said)
+
+
+def _sequence(action: Any, name: Callable[[int], str], mover: int | None) -> str | None:
+    if mover is None:
+        return None
+    verb = action.verb.value
+    where = "on" if verb == "place" else "the chip on"
+    return f"{name(mover)} {verb}s {where} {action.cell}"
+
+
+def _numbers(text: str) -> str:
+    return re.sub(r"\d+", lambda m: number(int(m[0])), text)
+
+
+_GAME_WORDS: dict[str, Callable[[Any, Callable[[int], str], int | None], str | None]] = {
+    "centennial": _centennial, "centerpoint": _centerpoint, "dalmatian": _dalmatian,
+    "multigam": _multigam, "sequence": _sequence}
+"""Each game's moves in words, by the game's name: the action, a seat's name, the mover."""
 
 
 def end(names: Sequence[str], scores: Sequence[int], winners: Sequence[int]) -> str:
@@ -123,8 +204,9 @@ def between(before: Glimpse, now: Glimpse, *, status: bool = False) -> list[str]
         return said
     if game is not before.game:  # started or resumed: no move of it is news, nor refused
         before, status = Glimpse(game, now.moves, None, now.over, before.message), True
-    for action in game.history[before.moves:now.moves]:
-        said.append(dice(action.dice) if isinstance(action, Roll) else move(action))
+    for action in game.history[before.moves:now.moves]:  # a throw and the move it allows
+        said.append(dice(action.dice) if isinstance(action, Roll)
+                    else played(game, before.player, action))
     if now.told is not None and (now.told != before.told or now.moves != before.moves):
         said.extend(what_it_did(now.told))
     if now.message is not None and now.message != before.message:

@@ -517,6 +517,6 @@ def test_voice_prints_what_the_table_would_say_beside_a_scenario(
     assert summary.startswith("scenario dalmatian: ")
     assert said[:4] == ["says: P1, your turn", "says: six, six, six, six, six: total thirty",
                         "says: P2, your turn", "says: one, one, one, one, one: total five"]
-    assert "says: reroll one, one, one" in said
+    assert "says: P2 rerolls three dice: one, one, one" in said
     main(["sim", "--scenario", "dalmatian", "--out", str(tmp_path / "out")])
     assert not any(line.startswith("says:") for line in capsys.readouterr().out.splitlines())

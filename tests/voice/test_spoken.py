@@ -26,7 +26,7 @@ def expected(name: str, history: Sequence[object], players: int) -> list[str]:
         player = game.current_player
         game.apply(action)  # type: ignore[arg-type]
         said.append(phrases.dice(action.dice) if isinstance(action, Roll)
-                    else phrases.move(action))
+                    else phrases.played(game, player, action))
         if not game.is_over and game.current_player not in (None, player):
             said.append(phrases.turn(game.name(game.current_player)))
     return said
@@ -59,6 +59,39 @@ def test_a_dalmatian_game_is_said_for_the_ear(tmp_path: Path) -> None:
         "two, one: total three"]
     assert "plus 5" in sink.said
     assert sink.said[-1] == "Ben wins, 30 to 28"
+
+
+WORDS = {  # a game's move as the screen writes it -> as the table says it
+    "centennial": [("P1 stops at 12", "Ann stops at twelve"),
+                   ("P2 stops at 11 back", "Ben stops at eleven back"),
+                   ("P1 stops off board", "Ann stops off the board"),
+                   ("P2 claims 5", "Ben claims five"), ("P2 passes", "Ben passes"),
+                   ("no more claims", "no more claims")],
+    "centerpoint": [("m1+3", "Ann moves marker one three spaces"),
+                    ("m4+1", "Ann moves marker four one space")],
+    "dalmatian": [("reroll 1-1-1", "Ann rerolls three dice: one, one, one"),
+                  ("reroll 5", "Ann rerolls one die: five"), ("stop", "Ann stops")],
+    "multigam": [("1/4", "Ann moves a checker from one to four"),
+                 ("bar/5 bar/1", "Ann moves a checker from the bar to five, "
+                                 "then one from the bar to one"),
+                 ("3/5* 6/off", "Ann moves a checker from three to five, hitting, "
+                                "then one off from six")],
+    "sequence": [("place C2", "Ann places on C2"), ("replace B3", "Ann replaces the chip on B3"),
+                 ("remove F6", "Ann removes the chip on F6")],
+}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_game_s_moves_are_said_in_words(name: str) -> None:
+    players = 4 if name == "multigam" else 2
+    game = new_game(name, players, list(NAMES[:players]))
+    for written, said in WORDS[name]:
+        assert phrases.played(game, 0, game.parse_action(written)) == said
+
+
+def test_a_move_nobody_is_named_for_is_said_as_written() -> None:
+    game = new_game("sequence", 2, ["Ann", "Ben"])
+    assert phrases.played(game, None, game.parse_action("place C2")) == "place C2"
 
 
 def test_a_refusal_is_said_not_allowed_and_a_device_s_news_as_it_reads(
