@@ -474,12 +474,12 @@ class Store:
 
     def keep_closed(self, night: str, games: list[FinishedGame], dice: bytes) -> None:
         """Keep a closed night's lean games and dice counts (not an open one's: it may
-        still change)."""
+        still change). They are written out before the lock is taken: the page waits on
+        it."""
+        kept = json.dumps([[g.table, g.id, payload(g).decode()] for g in games])
         with self.lock:
             if night >= self.first_open():
                 return
-            kept = json.dumps([[g.table, g.id, payload(g).decode()]
-                               for g in games])
             self.db.execute("INSERT OR REPLACE INTO closed VALUES (?, ?, ?)",
                             (night, kept, dice))
 
