@@ -2,14 +2,16 @@
 
 Decoding a die's advertisement and making throws of the dice's reports is the same code on
 both: this module is copied beside ``firmware/pico/dice.py`` on a Pico W, so it must run under
-MicroPython as well as CPython. Hence no imports at all, no dataclasses or enums, annotations
-that name only built-in types (MicroPython does not evaluate them), and plain loops instead of
-helpers MicroPython may lack (``bytes.hex``, ``int.from_bytes`` with keywords). The Pi's side
+MicroPython as well as CPython. Hence no imports (but for mypy, under a ``TYPE_CHECKING`` no
+interpreter sets), no dataclasses or enums, annotations that are built-in types or strings
+(MicroPython does not evaluate them), and plain loops instead of helpers MicroPython may lack
+(``bytes.hex``, ``int.from_bytes`` with keywords, ``min`` with a default). The Pi's side
 (:mod:`hardware.dice.pixels`, :mod:`hardware.dice.throws`) wraps it in typed values and events.
 """
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # never true when run: the types are for mypy alone
+    from collections.abc import Collection
     from typing import Any, Protocol
 
     class Report(Protocol):
@@ -96,6 +98,19 @@ def parse_pixel_id(data: bytes) -> int:
 def format_id(ident: int) -> str:
     """A pixel id as the config and the Pixels app write it: eight hex digits."""
     return f"{ident:08X}"
+
+
+def which_die(address: str, service: "bytes | None",
+              named: "Collection[str] | None") -> "str | None":
+    """The named die an advertisement is from, by the pixel id in its service data or by its
+    address; None for another table's. ``named`` None: any die, by its pixel id (its address
+    when it sends none), as pairing looks for them. Raises ValueError for bad service data."""
+    ident = None if service is None else format_id(parse_pixel_id(service))
+    if named is None:
+        return ident or address
+    if ident in named:
+        return ident
+    return address if address in named else None
 
 
 def ad_fields(payload: bytes) -> "list[tuple[int, bytes]]":

@@ -22,11 +22,9 @@ from hardware.dice.pixels import (
     COMPANY_ID,
     INFO_SERVICE,
     Advertisement,
-    BadAdvertisement,
     decode,
-    format_id,
-    pixel_id,
 )
+from hardware.dice.portable import which_die
 from hardware.errors import HardwareError
 
 if TYPE_CHECKING:
@@ -70,15 +68,11 @@ def identify(device: Any, data: Any, named: Collection[str] | None
     address = str(getattr(device, "address", "")).upper()
     service = getattr(data, "service_data", {}).get(INFO_SERVICE)
     try:
-        ident = format_id(pixel_id(bytes(service))) if service is not None else None
-        if named is None:
-            die: str | None = ident or address
-        else:
-            die = ident if ident in named else address if address in named else None
+        die = which_die(address, None if service is None else bytes(service), named)
         if die is None:
             return None
         return die, decode(bytes(manufacturer))
-    except BadAdvertisement as err:
+    except ValueError as err:  # BadAdvertisement, or the service data's refusal
         log.debug("advertisement from %s skipped: %s", address, err)
         return None
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pixels_helpers import D6_ONYX, SERVICE, STATES
 
 from hardware.dice.pixels import (
     COMPANY_ID,
@@ -24,17 +25,8 @@ from hardware.dice.pixels import (
     pixel_id,
 )
 
-D6_ONYX = 0x21  # die type d6 (2) << 4 | onyx black (1)
 
-
-@pytest.mark.parametrize(("data", "state", "face"), [
-    (bytes([6, D6_ONYX, 0, 0, 80]), RollState.UNKNOWN, 1),
-    (bytes([6, D6_ONYX, 1, 5, 80]), RollState.ROLLED, 6),
-    (bytes([6, D6_ONYX, 2, 2, 80]), RollState.HANDLING, 3),
-    (bytes([6, D6_ONYX, 3, 3, 80]), RollState.ROLLING, 4),
-    (bytes([6, D6_ONYX, 4, 1, 80]), RollState.CROOKED, 2),
-    (bytes([6, D6_ONYX, 5, 4, 80]), RollState.ON_FACE, 5),
-])
+@pytest.mark.parametrize(("data", "state", "face"), STATES)
 def test_each_roll_state_and_its_face(data: bytes, state: RollState, face: int) -> None:
     advert = decode(data)
     assert (advert.state, advert.face, advert.leds, advert.die_type, advert.colorway) == (
@@ -74,7 +66,7 @@ def test_malformed_advertisements_are_refused_by_name(data: bytes, words: str) -
 
 def test_service_data_gives_the_pixel_id_little_endian() -> None:
     # pixel id 0x1A2B3C4D, build timestamp 1700000000 (0x6553F100), both little-endian
-    data = bytes([0x4D, 0x3C, 0x2B, 0x1A, 0x00, 0xF1, 0x53, 0x65])
+    data = SERVICE
     assert pixel_id(data) == 0x1A2B3C4D
     assert format_id(pixel_id(data)) == "1A2B3C4D"
 
