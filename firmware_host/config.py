@@ -69,8 +69,9 @@ class ConfigError(UsageError, ValueError):
     """The configuration file cannot be used; the message says where and why."""
 
 
-LONG_PRESS_ACTIONS = ("menu", "undo", "dice")
-"""A long press on ROLL opens the menu, asks to undo the last action, or types in dice."""
+LONG_PRESS_ACTIONS = ("menu", "undo", "dice", "moves")
+"""A long press on ROLL opens the menu, asks to undo the last action, types in dice, or has
+the legal moves read out."""
 
 SOUND_SETTINGS = ("on", "off")
 """The buzzer chirps, buzzes and plays (on), or stays quiet (off); the menu can change it."""

@@ -55,8 +55,8 @@ class Host(Protocol):
 
 
 def game_menu(host: Host) -> Menu:
-    """The menu: back, undo, dice by hand, standings, settings, next game or abandon, and
-    shut down."""
+    """The menu: back, undo, dice by hand, standings, settings, next game or abandon, the
+    legal moves read out, and shut down."""
     menu = Menu("Menu", [])
 
     def back() -> None:
@@ -77,6 +77,10 @@ def game_menu(host: Host) -> Menu:
         else:
             host.ask("Abandon this game?", host.abandon)
 
+    def read_moves() -> None:
+        back()
+        say_moves(host)
+
     menu.entries = [
         Entry(lambda: "Back to the game" if host.game else "Back to the game choice", back),
         entry("Undo last action", host.ask_undo, lambda: why_no_undo(host.game)),
@@ -85,6 +89,7 @@ def game_menu(host: Host) -> Menu:
         entry("Settings", lambda: host.open(settings_menu(host))),
         Entry(lambda: "Next game" if over() else "Abandon game", end_game,
               unavailable=lambda: None if host.game else "no game is being played"),
+        entry("Read the moves", read_moves, lambda: why_no_moves(host.game)),
         entry("Shut down", partial(host.ask, "Shut down?", host.shut_down)),
     ]
     return menu
@@ -98,6 +103,8 @@ def long_press(host: Host, what: str) -> None:
         host.open_dice_entry()
     elif what == "dice":
         host.say("no dice are due now")
+    elif what == "moves":
+        say_moves(host)
     else:
         host.open(game_menu(host))
 
@@ -114,6 +121,32 @@ def settings_menu(host: Host) -> Menu:
     return Menu("Settings", [Entry(partial(str.capitalize, name), partial(host.toggle, name),
                                    partial(shown, name), partial(unavailable, name))
                              for name in SETTINGS])
+
+
+def say_moves(host: Host) -> None:
+    """The legal moves as a notice, for a player who cannot see the screen's list: the
+    voice says them in words (:func:`firmware_host.voice.phrases.legal`)."""
+    reason = why_no_moves(host.game)
+    if reason is not None:
+        host.say(reason)
+    else:
+        assert host.game is not None
+        host.say(moves_notice(host.game))
+
+
+def moves_notice(game: GameState[Any]) -> str:
+    """The legal moves in the game's notation, as asked for (none while dice are due)."""
+    if game.phase is Phase.ROLL:
+        return "no moves until the dice are thrown"
+    actions = game.legal_actions()
+    return "Moves: " + ", ".join(str(action) for action in actions) if actions \
+        else "no moves now"
+
+
+def why_no_moves(game: GameState[Any] | None) -> str | None:
+    if game is None:
+        return "no game is being played"
+    return "the game is over" if game.is_over else None
 
 
 def why_no_undo(game: GameState[Any] | None) -> str | None:

@@ -19,7 +19,7 @@ Controls, whatever hardware gives them:
 - In a game: UP/DOWN (or the knob) move the cursor over the legal moves, SELECT plays the
   highlighted one; in the dice phase SELECT types in physical dice instead. While a refusal
   or notice is shown, the first press (BACK too) only closes it. BACK opens the game menu;
-  so does a long press on ROLL unless the config's ``long_press`` makes it undo or type in dice. The
+  so does a long press on ROLL unless the config's ``long_press`` says undo, dice or moves. The
   ROLL button throws as many dice as are due; in Dalmatian the hold buttons keep dice and
   ROLL throws the others (a reroll).
 - In a menu: UP/DOWN move, SELECT chooses, BACK leaves.

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import GameState, Roll
+from games.core import GameState, Phase, Roll
 
 _ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
          "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
@@ -82,6 +82,26 @@ def played(game: GameState[Any], mover: int | None, action: object) -> str:
     words = _GAME_WORDS.get(game.NAME)
     said = None if words is None else words(action, game.name, mover)
     return move(action) if said is None else said
+
+
+def legal(game: GameState[Any], most: int = 6) -> str:
+    """The moves the player to move may play now, for a player who asked to hear them:
+    ``3 moves: Ann places on C2, or places on D4, or replaces the chip on B3`` (the first
+    ``most``, then how many more); while dice are due, that they are."""
+    if game.is_over:
+        return "the game is over"
+    player = game.current_player
+    who = "" if player is None else game.name(player)
+    if game.phase is Phase.ROLL:
+        return f"{who}, throw the dice" if who else "throw the dice"
+    actions = game.legal_actions()
+    if not actions:
+        return "no moves now"
+    said = [played(game, player, action) for action in actions[:most]]
+    said[1:] = [text.removeprefix(who + " ") if who else text for text in said[1:]]
+    more = f", and {number(len(actions) - most)} more" if len(actions) > most else ""
+    heading = "one move" if len(actions) == 1 else f"{number(len(actions))} moves"
+    return f"{heading}: " + ", or ".join(said) + more
 
 
 def _centennial(action: Any, name: Callable[[int], str], mover: int | None) -> str | None:
@@ -184,13 +204,15 @@ class Glimpse:
     over: bool
     message: str | None
     told: str | None = None  # what the last throw did
+    asked: bool = False  # the message is what a player asked for: news, not a refusal
 
     @classmethod
     def of(cls, game: GameState[Any] | None, message: str | None,
-           told: str | None = None) -> Glimpse:
+           told: str | None = None, asked: bool = False) -> Glimpse:
         if game is None:
-            return cls(None, 0, None, False, message, told)
-        return cls(game, len(game.history), game.current_player, game.is_over, message, told)
+            return cls(None, 0, None, False, message, told, asked)
+        return cls(game, len(game.history), game.current_player, game.is_over, message, told,
+                   asked)
 
 
 def between(before: Glimpse, now: Glimpse, *, status: bool = False) -> list[str]:
@@ -210,7 +232,7 @@ def between(before: Glimpse, now: Glimpse, *, status: bool = False) -> list[str]
     if now.told is not None and (now.told != before.told or now.moves != before.moves):
         said.extend(what_it_did(now.told))
     if now.message is not None and now.message != before.message:
-        plain = status or now.moves != before.moves
+        plain = status or now.moves != before.moves or now.asked
         said.append(notice(now.message) if plain else refused(now.message))
     result = game.result()
     if now.over and not before.over and result is not None:

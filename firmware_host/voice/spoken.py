@@ -10,13 +10,15 @@ once the frame after an event is shown), so a phrase never delays a screen.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from PIL import Image
 
 from firmware_host.referee import Referee
+from firmware_host.referee.game_menu import moves_notice
 from firmware_host.voice import phrases
 from firmware_host.voice.phrases import Glimpse
+from games.core import GameState
 from hardware.events import DeviceStatus, Event
 
 
@@ -37,6 +39,7 @@ class Spoken:
         self.sink = sink
         self._seen = Glimpse.of(None, None)
         self._status = False  # the last event was a device's news, not a player's try
+        self._notice: tuple[str | None, bool] = (None, False)  # a message, the moves' list?
 
     def handle(self, event: Event) -> None:
         self._status = isinstance(event, DeviceStatus)
@@ -57,10 +60,22 @@ class Spoken:
             return
         table = self.referee.table
         glimpse = (Glimpse.of(None, None) if table is None
-                   else Glimpse.of(table.game, table.message, table.told))
+                   else self._asked(table.game) or Glimpse.of(table.game, table.message,
+                                                              table.told))
         if glimpse.game is not None and glimpse.game is not self._seen.game:
             self.sink.prepare(phrases.vocabulary(glimpse.game.setup.names))
         for text in phrases.between(self._seen, glimpse, status=self._status):
             self.sink.say(text)
         self._seen = glimpse
         self._status = False
+
+    def _asked(self, game: GameState[Any]) -> Glimpse | None:
+        """The legal moves a player asked for (the menu's notice of them), said in words."""
+        table = self.referee.table
+        assert table is not None
+        message = table.message
+        if message is not None and message != self._notice[0]:
+            self._notice = (message, message == moves_notice(game))
+        if message is None or not self._notice[1]:
+            return None
+        return Glimpse.of(game, phrases.legal(game), table.told, asked=True)

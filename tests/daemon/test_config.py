@@ -287,7 +287,7 @@ def test_serial_mistakes_name_the_key_and_what_is_allowed() -> None:
 
 def test_the_long_press_takes_one_of_its_actions() -> None:
     assert error_of('long_press = "reboot"\n') == (
-        f'{FILE}, line 1: long_press: "reboot" is not allowed: allowed menu | undo | dice')
+        f'{FILE}, line 1: long_press: "reboot" is not allowed: allowed menu | undo | dice | moves')
 
 
 def test_a_dice_section_names_the_pixels_dice_and_the_count() -> None:

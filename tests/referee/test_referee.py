@@ -24,6 +24,7 @@ from firmware_host.journal import Journal
 from firmware_host.menu import DiceEntry
 from firmware_host.night.topics import short_path
 from firmware_host.referee import Referee
+from firmware_host.referee.game_menu import moves_notice
 from firmware_host.referee.settings import Settings
 from firmware_host.referee.timers import PAGE_S, UNMADE_FIX_S
 from firmware_host.screens import render as render_screen
@@ -584,7 +585,7 @@ def test_board_fixes_are_shown_until_the_board_agrees(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("long_press", "title"), [
-    ("menu", "Menu"), ("undo", "Undo roll 6-6-6-6-6?"), ("dice", None)])
+    ("menu", "Menu"), ("undo", "Undo roll 6-6-6-6-6?"), ("dice", None), ("moves", None)])
 def test_the_long_press_does_what_the_config_says(tmp_path: Path, long_press: str,
                                                   title: str | None) -> None:
     config = Config(players=("Ann", "Ben"), long_press=long_press)
@@ -593,7 +594,10 @@ def test_the_long_press_does_what_the_config_says(tmp_path: Path, long_press: st
         table = Table(journal, config)
         table.roll(6, 6, 6, 6, 6)
         view = table.send(ControlHeld(Control.ROLL))
-        if title is None:
+        if long_press == "moves":  # the second opening throw is due
+            assert isinstance(view, GameView)
+            assert view.message == "no moves until the dice are thrown"
+        elif title is None:
             assert view == DiceEntryView((1, 1, 1, 1, 1), 0)
         else:
             assert table.menu().title == title
@@ -680,7 +684,8 @@ def test_the_menu_keeps_its_entries_in_place_and_greys_what_does_not_apply(
     table.press(Control.BACK)
     at_start = table.menu()
     assert at_start.items == ("Back to the game", "Undo last action", "Type in dice",
-                              "Standings", "Settings", "Abandon game", "Shut down")
+                              "Standings", "Settings", "Abandon game", "Read the moves",
+                              "Shut down")
     assert at_start.greyed == {1}  # nothing to undo; the opening dice are due
     table.choose("Undo last action")
     assert table.menu().message == "nothing to undo yet"
@@ -695,6 +700,23 @@ def test_the_menu_keeps_its_entries_in_place_and_greys_what_does_not_apply(
     assert in_turn.items == at_start.items and in_turn.greyed == {2}
     table.choose("Type in dice")
     assert table.menu().message == "no dice are due now"
+
+
+def test_the_moves_are_read_out_from_the_menu(table: Table) -> None:
+    start_dalmatian(table)
+    table.press(Control.BACK)
+    view = table.choose("Read the moves")  # the opening throws are due
+    assert isinstance(view, GameView) and view.message == "no moves until the dice are thrown"
+    table.press(Control.SELECT)
+    for dice in ((6, 6, 6, 6, 6), (1, 1, 1, 1, 1), (3, 4), (1, 2, 3, 5, 5)):
+        table.roll(*dice)
+    table.press(Control.BACK)
+    view = table.choose("Read the moves")
+    game = table.referee.game
+    assert game is not None and isinstance(view, GameView)
+    assert view.message == moves_notice(game)
+    assert view.message.startswith("Moves: stop, reroll 1, reroll 2, reroll 3, reroll 5, ")
+    assert view.message.count(", ") == 23  # 1-2-3-5-5: the fives' rerolls are one each
 
 
 def test_dice_thrown_while_they_are_being_typed_in_stand(table: Table) -> None:
@@ -725,8 +747,8 @@ def test_back_on_a_menus_message_closes_the_message_alone(table: Table) -> None:
 def test_the_menu_from_the_game_choice_has_the_same_places(table: Table) -> None:
     menu = table.press(Control.BACK)
     assert isinstance(menu, MenuView)
-    assert menu.items[0] == "Back to the game choice" and len(menu.items) == 7
-    assert menu.greyed == {1, 2, 5}
+    assert menu.items[0] == "Back to the game choice" and len(menu.items) == 8
+    assert menu.greyed == {1, 2, 5, 6}
     table.choose("Standings")
     assert table.send() == NoticeView("Tonight", ("no game finished yet",))
 

@@ -3,16 +3,18 @@ games, driven as the service loop drives the referee (an event, a frame, the tic
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from voice_helpers import NAMES, Recorder, play_out, spoken_table, step
 
+from firmware_host.menu import Menu
 from firmware_host.voice import phrases
 from games import new_game
-from games.core import Roll
-from hardware.events import Control, ControlPressed, DeviceStatus, DiceRolled
+from games.core import Phase, Roll
+from hardware.events import Control, ControlHeld, ControlPressed, DeviceStatus, DiceRolled
 
 GAMES = ("centennial", "centerpoint", "dalmatian", "multigam", "sequence")
 
@@ -124,6 +126,59 @@ def test_phrases_are_written_for_the_ear() -> None:
     assert phrases.what_it_did("Ben threw 1-1-1-1-3: +5") == ("plus 5",)
     assert phrases.what_it_did("Ben threw 2-1: total 3") == ()
     assert phrases.vocabulary(("Ann",), top=2) == ("Ann, your turn", "one", "two")
+
+
+def test_the_moves_asked_for_are_said_as_a_notice(tmp_path: Path) -> None:
+    sink = Recorder()
+    table = spoken_table(tmp_path / "j.sqlite3", "sequence", sink)
+    throws = iter([(6, 5), (1, 2), (3, 4)])  # who starts, then the starter's throw
+    while (game := table.referee.game) is not None and game.phase is Phase.ROLL:
+        step(table, DiceRolled(next(throws), "manual"), 1.0)
+    sink.said.clear()
+    step(table, ControlPressed(Control.BACK), 2.0)
+    menu = table.referee.pages.top
+    assert isinstance(menu, Menu)
+    for _ in range([e.label() for e in menu.entries].index("Read the moves")):
+        step(table, ControlPressed(Control.DOWN), 3.0)
+    step(table, ControlPressed(Control.SELECT), 4.0)
+    game = table.referee.game
+    assert game is not None
+    assert sink.said == [phrases.legal(game)]
+    assert re.fullmatch(r"[a-z-]+ moves?: Ann places on [A-F][1-6](, or places on [A-F][1-6])*",
+                        sink.said[0])
+
+
+def test_the_moves_asked_for_while_dice_are_due_say_to_throw_them(tmp_path: Path) -> None:
+    sink = Recorder()
+    table = spoken_table(tmp_path / "j.sqlite3", "dalmatian", sink)
+    sink.said.clear()
+    step(table, ControlHeld(Control.ROLL), 1.0)  # the config's long press: the menu
+    menu = table.referee.pages.top
+    assert isinstance(menu, Menu)
+    for _ in range([e.label() for e in menu.entries].index("Read the moves")):
+        step(table, ControlPressed(Control.DOWN), 2.0)
+    step(table, ControlPressed(Control.SELECT), 3.0)
+    assert sink.said == ["Ann, throw the dice"]
+    step(table, ControlPressed(Control.SELECT), 4.0)  # closes it
+    step(table, DiceRolled((1, 2, 3, 4, 5), "manual"), 5.0)
+    assert sink.said[1:] == ["one, two, three, four, five: total fifteen", "Ben, your turn"]
+
+
+def test_legal_moves_are_said_in_words_the_mover_named_once() -> None:
+    game = new_game("multigam", 4, list(NAMES))
+    assert phrases.legal(game) == "Ann, throw the dice"
+    for face in (6, 5, 4, 3):  # Ann starts with the opening 6 and 3: one move
+        game.apply(Roll((face,)))
+    assert phrases.legal(game) == (
+        "one move: Ann moves a checker from the bar to six, then one from the bar to three")
+    game.apply(game.legal_actions()[0])
+    game.apply(Roll((1, 2)))
+    assert phrases.legal(game) == (
+        "two moves: Ben moves a checker from the bar to two, then one from the bar to one, "
+        "or moves a checker from the bar to two, then one from two to three, hitting")
+    assert phrases.legal(game, most=1) == (
+        "two moves: Ben moves a checker from the bar to two, then one from the bar to one, "
+        "and one more")
 
 
 class Roller:
