@@ -3,9 +3,10 @@
 Decoding a die's advertisement and making throws of the dice's reports is the same code on
 both: this module is copied beside ``firmware/pico/dice.py`` on a Pico W, so it must run under
 MicroPython as well as CPython. Hence no imports (but for mypy, under a ``TYPE_CHECKING`` no
-interpreter sets), no dataclasses or enums, annotations that are built-in types or strings
-(MicroPython does not evaluate them), and plain loops instead of helpers MicroPython may lack
-(``bytes.hex``, ``int.from_bytes`` with keywords, ``min`` with a default). The Pi's side
+interpreter sets), no dataclasses or enums, annotations that are built-in types or strings,
+none on attributes (``# type:`` comments there), and plain loops instead of helpers
+MicroPython may lack (``bytes.hex``, ``int.from_bytes`` with keywords, ``min`` with a
+default, ``:=`` in a comprehension). The Pi's side
 (:mod:`hardware.dice.pixels`, :mod:`hardware.dice.throws`) wraps it in typed values and events.
 """
 
@@ -167,7 +168,7 @@ class _Die:
 
     def __init__(self, heard: float) -> None:
         self.heard = heard
-        self.face: int | None = None  # the face it last rested on
+        self.face = None  # type: int | None  # the face it last rested on
         self.battery_told = False
         self.absent_told = False
 
@@ -191,18 +192,19 @@ class Assembler:
         dice = list(dice)
         if not dice or len(set(dice)) != len(dice):
             raise ValueError(f"the dice must be named once each, not {dice!r}")
-        self.names: dict[str, int] = {}
+        self.names = {}  # type: dict[str, int]
         for number, die in enumerate(dice):
             self.names[die] = number + 1
         self.order = dice
         self.count = count
         self.settle, self.quiet, self.absent, self.low_battery = settle, quiet, absent, low_battery
-        self._dice: dict[str, _Die] = {}
+        self._dice = {}  # type: dict[str, _Die]
         for die in dice:
             self._dice[die] = _Die(now)
-        self._moved: dict[str, int | None] = {}  # die -> the face it rests on, None while moving
-        self._crooked: set[str] = set()
-        self._first_rest: float | None = None
+        # die -> the face it rests on, None while moving
+        self._moved = {}  # type: dict[str, int | None]
+        self._crooked = set()  # type: set[str]
+        self._first_rest = None  # type: float | None
 
     def thrown(self, faces: "tuple[int, ...]") -> "Any":
         """What a throw is told as: ``("DICE", faces)`` here, an event on the Pi."""
@@ -244,7 +246,7 @@ class Assembler:
 
     def tick(self, now: float) -> "list[Any]":
         """What time passing makes of the throw: a die gone quiet, dice too few to land."""
-        told: list[Any] = []
+        told = []  # type: list[Any]
         quiet = [die for die in self._moved if now - self._dice[die].heard >= self.quiet]
         if quiet:
             named = ", ".join([self.name(die) for die in quiet])
@@ -286,9 +288,13 @@ class Assembler:
                                f"no throw taken, throw {self.count} again")]
         if len(self._moved) < self.count:
             return []  # the others may still land, within the settle time
-        faces = tuple([face for die in self.order if (face := self._moved.get(die)) is not None])
+        faces = []
+        for die in self.order:
+            face = self._moved.get(die)
+            if face is not None:
+                faces.append(face)
         self._reset()
-        return [self.thrown(faces)]
+        return [self.thrown(tuple(faces))]
 
     def _landed(self) -> int:
         return len([face for face in self._moved.values() if face is not None])
