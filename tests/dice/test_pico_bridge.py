@@ -207,6 +207,6 @@ def test_the_shared_dice_module_stays_runnable_on_micropython() -> None:
                if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in guarded]
     assert imports == []
     assert not [node for node in ast.walk(tree) if isinstance(node, ast.NamedExpr)
-                or isinstance(node, ast.AnnAssign) and not isinstance(node.target, ast.Name)]
+                or (isinstance(node, ast.AnnAssign) and not isinstance(node.target, ast.Name))]
     for word in ("@dataclass", "Enum)", ".hex(", ".from_bytes(", "default="):
         assert word not in source
