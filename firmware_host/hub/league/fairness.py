@@ -88,8 +88,10 @@ def totals(dice: int, sides: int = SIDES) -> dict[int, float]:
     return {total: counted[total] / every for total in sorted(counted)}
 
 
-def check(seen: Iterable[int], expected: Mapping[int, float], noun: str = "throw") -> Verdict:
-    """The chi-square test of the values ``seen`` against their chances ``expected``.
+def check(seen: Iterable[int] | Mapping[int, int], expected: Mapping[int, float],
+          noun: str = "throw") -> Verdict:
+    """The chi-square test of the values ``seen`` (or their counts) against their chances
+    ``expected``.
 
     A value outside ``expected`` (a 7 on a six-sided die) is a ValueError: it is a bad
     record, not evidence about the dice."""
@@ -161,10 +163,10 @@ def tested(seen: Counter[int], sums: Mapping[int, Counter[int]]
     """The faces test of the faces ``seen``, and a totals test for each size of throw in
     :data:`TOTALS_OF` thrown at all (``sums``: totals by number of dice, as
     :func:`counted` makes them); each with the counts it tested."""
-    found = {"faces": (check(seen.elements(), faces(), "die"), seen)}
+    found = {"faces": (check(seen, faces(), "die"), seen)}
     for size in TOTALS_OF:
         if sums.get(size):
-            found[f"totals of {size} dice"] = (check(sums[size].elements(), totals(size)),
+            found[f"totals of {size} dice"] = (check(sums[size], totals(size)),
                                                sums[size])
     return found
 
@@ -231,9 +233,21 @@ def could_see(dice: int, family: int = 1) -> str:
     if dice < math.ceil(LEAST_EXPECTED * SIDES - 1e-9):
         return ""
     level = LEVEL / max(1, family)
-    every, one = (_often(power(dice, loaded(share), level)) for share in (1.0, 1 / 5))
+    every, one = ("almost always" if dice >= _surely_flagged(share, level)
+                  else _often(power(dice, loaded(share), level)) for share in (1.0, 1 / 5))
     return (f"With {dice} dice, dice that all show one face twice as often as each other "
             f"face would be flagged {every}; one such die among five, {one}.")
+
+
+@cache
+def _surely_flagged(share: float, level: float) -> int:
+    """A number of dice from which those of :func:`loaded` ``share`` are flagged at
+    ``level`` almost always (the power only grows with the dice): a regular's page of
+    hundreds of thousands of dice need not sum as many terms of :func:`power`."""
+    dice = 64
+    while _often(power(dice, loaded(share), level)) != "almost always":
+        dice *= 2
+    return dice
 
 
 def _often(chance: float) -> str:
