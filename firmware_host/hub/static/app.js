@@ -16,6 +16,7 @@
   take("state", function (data) {
     document.getElementById("main").innerHTML = data.html;
     known = finished();  // a stream (re)started: what it shows is not news
+    round = nextRound();
     tables();
   });
   function parts(data) {  // the parts of this page among those sent (by their ids)
@@ -30,6 +31,7 @@
     Object.keys(now).forEach(function (key) {
       if (!(key in known)) {
         say("Game over: " + now[key], mine && key.indexOf(mine.value + "/") === 0);
+        announce("Game over: " + now[key]);
       }
     });
     known = now;
@@ -38,7 +40,12 @@
     var old = document.querySelector('#games li[data-game="' + data.id + '"]');
     if (old) { old.outerHTML = data.html; }
   });
-  take("seating", parts);
+  take("seating", function (data) {
+    parts(data);
+    var now = nextRound();
+    if (now && now !== round) { announce("Next round. " + now); }
+    round = now;
+  });
   take("card", function (data) {
     var old = document.getElementById("table-" + data.id);
     if (old) { old.outerHTML = data.html; } else { insert(data); }
@@ -115,12 +122,18 @@
       if (!speak.checked && window.speechSynthesis) { window.speechSynthesis.cancel(); }
     });
   }
-  function finished() {  // data-game key: the game's words, for every game on the page
+  function finished() {  // a key per finished game on the page (phone or TV): its words
     var games = {};
     Array.prototype.forEach.call(document.querySelectorAll("#games li[data-game]"),
       function (item) {
         games[item.dataset.game] = item.innerText.trim().replace(/\s*\n\s*/g, ": ");
       });
+    Array.prototype.forEach.call(document.querySelectorAll("#latest li"), function (item) {
+      var places = Array.prototype.map.call(item.querySelectorAll(".place"),
+        function (place) { return place.textContent.trim(); });
+      var text = item.querySelector(".what").textContent.trim() + ": " + places.join(", ");
+      games["tv: " + text] = text;  // the TV's latest games: a line new to it is news
+    });
     return games;
   }
   function tableName(card) {
@@ -153,6 +166,28 @@
       lastTurn = "";
       turnAtMine();
     });
+  }
+
+  // The TV says the night's big moments aloud, a game's end and the next round, when its
+  // address asks for it (/tv?speak=1) and its browser lets a page speak unprompted (a kiosk
+  // started with --autoplay-policy=no-user-gesture-required; else after a click or key).
+  // Each is queued behind the last, none dropped: they are few, and each is news to the room.
+  var round = nextRound();
+  var loud = tv && /(^|[?&])speak=1(&|$)/.test(location.search);
+  function announce(text) {
+    if (!loud || !window.speechSynthesis) { return; }
+    var utterance = new SpeechSynthesisUtterance(text);
+    utterance.lang = document.documentElement.lang || "en";
+    window.speechSynthesis.speak(utterance);
+  }
+  function nextRound() {  // the TV's next round in words: "Table 1, Centennial: Ann, Cat."
+    return Array.prototype.map.call(document.querySelectorAll("#next-round article"),
+      function (tile) {
+        var names = Array.prototype.map.call(tile.querySelectorAll(".names li"),
+          function (name) { return name.textContent.trim(); });
+        return tile.querySelector("h3").textContent.trim() + ", " +
+          tile.querySelector(".title").textContent.trim() + ": " + names.join(", ") + ".";
+      }).join(" ");
   }
 
   // The TV: each section's tiles (tables, then the next round) a page at a time, in turn

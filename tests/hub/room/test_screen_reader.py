@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from night_parts import PHONE, ROOT, Hub, Table, until
+from night_parts import PASSWORD, PHONE, ROOT, Broker, Hub, Table, private, until
 
 from firmware_host.journal import Journal
 from games.core import Phase
@@ -195,4 +197,60 @@ def test_with_speak_on_the_phone_says_the_news_of_my_table_and_no_other(
     page.reload(wait_until="domcontentloaded")
     page.wait_for_selector("#mine option[value='table-1']", state="attached", timeout=10_000)
     assert page.is_checked("#speak"), "Speak is remembered by the browser"
+    context.close()
+
+
+NIGHT = """\
+players = ["Ann", "Ben", "Cat", "Dan"]
+[[tables]]
+name = "1"
+game = "sequence"
+[[tables]]
+name = "2"
+game = "dalmatian"
+"""
+
+
+def test_the_tv_asked_to_speak_says_a_game_s_end_and_the_next_round(
+        tmp_path: Path, browser: Any, broker: Broker, hub: Hub, tables: list[Table]) -> None:
+    """The TV at /tv?speak=1 says the night's big moments through speechSynthesis
+    (recorded here, the browser letting the page speak): each finished game, then the next
+    round's seating; /tv alone says nothing."""
+    table = tables[0]
+    mid_turn(table)
+    table.publish()
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    context.add_init_script(SPEECH)
+    loud, quiet = context.new_page(), context.new_page()
+    loud.goto(hub.url + "tv?speak=1", wait_until="domcontentloaded")
+    quiet.goto(hub.url + "tv", wait_until="domcontentloaded")
+    for tv in (loud, quiet):
+        tv.wait_for_selector("#table-table-1 .dice", timeout=10_000)
+
+    def said(tv: Any) -> list[str]:
+        return list(tv.evaluate("window.spoken"))
+
+    assert said(loud) == [], "what the TV shows when it opens is not news"
+    play_out(table)
+    until(lambda: said(loud), 10, "the finished game said")
+    assert len(said(loud)) == 1, said(loud)
+    assert re.fullmatch(r"en: Game over: Dalmatian at Table 1: 1\. (Ann|Ben) \d+, "
+                        r"2\. (Ann|Ben) -?\d+", said(loud)[0]), said(loud)
+
+    night = tmp_path / "night.toml"
+    night.write_text(NIGHT)
+    secret = private(tmp_path / "host-password", PASSWORD)
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware_host.cli", "seat", str(night), "--publish",
+         "--broker", broker.url, "--password-file", str(secret)],
+        cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    until(lambda: len(said(loud)) == 2, 10, "the next round said")
+    assert re.fullmatch(r"en: Next round\. Table 1, Sequence Dice: [A-D][a-z]{2}, [A-D][a-z]{2}\. "
+                        r"Table 2, Dalmatian: [A-D][a-z]{2}, [A-D][a-z]{2}\.", said(loud)[1]), \
+        said(loud)
+    assert said(quiet) == [], "a TV not asked to speak says nothing"
+    loud.reload(wait_until="domcontentloaded")
+    loud.wait_for_selector("#next-round article", state="attached", timeout=10_000)
+    assert said(loud) == [], "after a reload the night so far is not news"
     context.close()
