@@ -100,7 +100,7 @@ class Site:
             if version != self._league_version:
                 roster = self.store.roster
                 fingerprint = roster_fingerprint(roster)
-                anew = roster != self._league.roster or not self._league.games
+                anew = self._league_version < 0 or roster != self._league.roster  # rare
                 with uncollected() if anew else contextlib.nullcontext():
                     nights = self._nights()
                     self._league = extended(
@@ -257,7 +257,8 @@ def uncollected() -> Iterator[None]:
     off held ``/`` (82 ms at 50 nights, more with every night), and every one after it
     walked the league again. The young generations are still collected (the ratings'
     library leaves cycles behind, 16 objects a game); the league holds no cycle: its old
-    games and ratings go by their counts."""
+    games and ratings go by their counts. Only the first build after a start and a
+    roster's change come here, so what else is frozen with the league stays small."""
     thresholds = gc.get_threshold()
     gc.set_threshold(thresholds[0], thresholds[1], NEVER)
     try:
