@@ -39,7 +39,8 @@ class Spoken:
         self.sink = sink
         self._seen = Glimpse.of(None, None)
         self._status = False  # the last event was a device's news, not a player's try
-        self._notice: tuple[str | None, bool] = (None, False)  # a message, the moves' list?
+        # the last message and, when it is the moves' list, the moves in words (made once)
+        self._notice: tuple[str | None, str | None] = (None, None)
 
     def handle(self, event: Event) -> None:
         self._status = isinstance(event, DeviceStatus)
@@ -75,7 +76,9 @@ class Spoken:
         assert table is not None
         message = table.message
         if message is not None and message != self._notice[0]:
-            self._notice = (message, message == moves_notice(game))
-        if message is None or not self._notice[1]:
+            self._notice = (message, phrases.legal(game) if message == moves_notice(game)
+                            else None)
+        said = self._notice[1]
+        if message is None or said is None:
             return None
-        return Glimpse.of(game, phrases.legal(game), table.told, asked=True)
+        return Glimpse.of(game, said, table.told, asked=True)
