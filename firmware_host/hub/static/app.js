@@ -109,6 +109,9 @@
   function aloud(text) {
     if (!speak || !speak.checked || !tapped || !window.speechSynthesis) { return; }
     window.speechSynthesis.cancel();
+    utter(text);
+  }
+  function utter(text) {  // in the page's language, after what is being said
     var utterance = new SpeechSynthesisUtterance(text);
     utterance.lang = document.documentElement.lang || "en";
     window.speechSynthesis.speak(utterance);
@@ -175,10 +178,7 @@
   var round = nextRound();
   var loud = tv && /(^|[?&])speak=1(&|$)/.test(location.search);
   function announce(text) {
-    if (!loud || !window.speechSynthesis) { return; }
-    var utterance = new SpeechSynthesisUtterance(text);
-    utterance.lang = document.documentElement.lang || "en";
-    window.speechSynthesis.speak(utterance);
+    if (loud && window.speechSynthesis) { utter(text); }
   }
   function nextRound() {  // the TV's next round in words: "Table 1, Centennial: Ann, Cat."
     return Array.prototype.map.call(document.querySelectorAll("#next-round article"),
