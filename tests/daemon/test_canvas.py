@@ -14,6 +14,7 @@ from firmware_host.screens.canvas import Canvas
 from firmware_host.screens.dice import SIZE, draw_die, face_bitmap
 from firmware_host.screens.font import BIG, GLYPH_H, GLYPH_W, ROWS, SMALL, line_rows, stand_in
 from firmware_host.screens.glyphs import GLYPHS
+from firmware_host.screens.letters import letter
 from hardware.display.protocol import new_frame
 
 xs = st.integers(-20, 140)
@@ -24,7 +25,7 @@ sizes = st.integers(0, 40)
 def pillow_mask(char: str, scale: int) -> Image.Image:
     """A glyph drawn with Pillow: putdata, then a NEAREST resize of its capitals and, one row
     deep at any scale, its descender below them."""
-    rows = GLYPHS.get(char) or GLYPHS[stand_in(char)]  # a letter it lacks: its Latin letter
+    rows = GLYPHS.get(char) or letter(char) or GLYPHS[stand_in(char)]
     mask = Image.new("1", (GLYPH_W, ROWS))
     mask.putdata([255 if c == "#" else 0 for row in rows for c in row])
     caps = mask.crop((0, 0, GLYPH_W, GLYPH_H)).resize((GLYPH_W * scale, GLYPH_H * scale),
@@ -66,7 +67,7 @@ def test_dots_match_pillow(x: int, y: int, on: bool) -> None:
     assert canvas.to_image().tobytes() == reference.tobytes()
 
 
-@given(x=xs, y=ys, text=st.text(alphabet="".join(GLYPHS) + "é", max_size=12),
+@given(x=xs, y=ys, text=st.text(alphabet="".join(GLYPHS) + "éŁÆЖψ", max_size=12),
        big=st.booleans(), on=st.booleans())
 def test_text_matches_pasted_glyph_masks(x: int, y: int, text: str, big: bool, on: bool) -> None:
     face = BIG if big else SMALL
