@@ -23,7 +23,8 @@ DICE = ()
 """This table's dice, by pixel id (``"1A2B3C4D"``, as ``table-companion dice pair`` writes
 them) or by address (``"AA:BB:CC:DD:EE:FF"``), in the order their faces are sent."""
 COUNT = 0
-"""Dice a throw takes; 0 for all of ``DICE``."""
+"""Dice a throw takes; 0: the dice that moved (the Pi checks the count, and a game that holds
+dice rerolls some of them)."""
 TICK_MS = 50  # how often time passing is looked at: a die gone quiet, dice that never landed
 SCAN_INTERVAL_US = 30000
 SCAN_WINDOW_US = 30000  # listen all the time: the Pico W's radio has nothing else to do
@@ -38,7 +39,7 @@ class Bridge:
 
     def __init__(self, dice, count: int, now: float, write) -> None:
         self.named = list(dice)
-        self.assembler = pixels.Assembler(self.named, count or len(self.named), now)
+        self.assembler = pixels.Assembler(self.named, count, now)
         self.write = write
         self.splitter = tc.LineSplitter()
 

@@ -53,6 +53,10 @@ QUIET = 2.0
 dropped and the die named: well within the 5 s a player waits to be told."""
 ABSENT = 30.0
 """Seconds a die out of a throw may go unheard before it is named as missing."""
+GATHER = 0.6
+"""With no count (a throw is the dice that moved), seconds with every moved die at rest, after
+the last landed, before they are one throw: three of a die's advertisements, time for a die
+still tumbling to have said so."""
 LOW_BATTERY = 15  # percent, when not charging
 RECHARGED = 5  # percent above LOW_BATTERY before a low battery is told again
 
@@ -174,11 +178,14 @@ class _Die:
 
 
 class Assembler:
-    """Throws of ``count`` dice out of the named ``dice``' reports.
+    """Throws of ``count`` dice out of the named ``dice``' reports (``count`` 0: of the dice
+    that moved, however many, as a bridge that cannot be told the count sends them; the table
+    then checks the count, so a game that holds dice rerolls some).
 
     A die that starts moving (handling, rolling) joins the throw being made; once the dice
-    that moved have all come to rest and are exactly as many as a throw takes, their faces are
-    one throw, in the order the dice are named. A die that lands crooked is asked to be rolled
+    that moved have all come to rest and are exactly as many as a throw takes (with no count,
+    once they have rested for :data:`GATHER`), their faces are one throw, in the order the
+    dice are named. A die that lands crooked is asked to be rolled
     again (the throw waits for it), a die that goes quiet in a throw drops the throw and is
     named, and rests of too few or too many dice drop it with a word of what was seen. Dice
     not named are ignored. :meth:`heard` takes each report (anything with ``state``, ``face``,
@@ -205,6 +212,7 @@ class Assembler:
         self._moved = {}  # type: dict[str, int | None]
         self._crooked = set()  # type: set[str]
         self._first_rest = None  # type: float | None
+        self._last_rest = None  # type: float | None
 
     def thrown(self, faces: "tuple[int, ...]") -> "Any":
         """What a throw is told as: ``("DICE", faces)`` here, an event on the Pi."""
@@ -242,6 +250,7 @@ class Assembler:
             self._moved[die] = advert.face
             if self._first_rest is None:
                 self._first_rest = now
+            self._last_rest = now
         return told + self._finished()
 
     def tick(self, now: float) -> "list[Any]":
@@ -252,6 +261,10 @@ class Assembler:
             named = ", ".join([self.name(die) for die in quiet])
             told.append(self._drop(named + " went quiet in the throw: no throw taken, "
                                    "throw again"))
+        elif self.count == 0:
+            if (self._last_rest is not None and now - self._last_rest >= GATHER
+                    and self._all_landed()):
+                told.append(self._throw())
         elif (self._first_rest is not None and now - self._first_rest >= self.settle
               and not self._crooked):
             told.append(self._drop(f"{self._landed()} of {self.count} dice came to rest: no "
@@ -268,7 +281,9 @@ class Assembler:
     def due(self) -> "float | None":
         """When :meth:`tick` has something to look at next, if no report comes first."""
         times = [self._dice[die].heard + self.quiet for die in self._moved]
-        if self._first_rest is not None:
+        if self.count == 0 and self._last_rest is not None:
+            times.append(self._last_rest + GATHER)
+        elif self._first_rest is not None:
             times.append(self._first_rest + self.settle)
         for die in self.order:
             if not self._dice[die].absent_told:
@@ -279,22 +294,27 @@ class Assembler:
         """The named dice told as not heard, for ``selftest`` and the screen."""
         return [die for die in self.order if self._dice[die].absent_told]
 
+    def _all_landed(self) -> bool:
+        return bool(self._moved) and None not in self._moved.values() and not self._crooked
+
     def _finished(self) -> "list[Any]":
-        moving = None in self._moved.values()
-        if not self._moved or moving or self._crooked:
-            return []
+        if self.count == 0 or not self._all_landed():
+            return []  # with no count, the time passing says when the throw is whole
         if len(self._moved) > self.count:
             return [self._drop(f"{len(self._moved)} dice moved, a throw takes {self.count}: "
                                f"no throw taken, throw {self.count} again")]
         if len(self._moved) < self.count:
             return []  # the others may still land, within the settle time
+        return [self._throw()]
+
+    def _throw(self) -> "Any":
         faces = []
         for die in self.order:
             face = self._moved.get(die)
             if face is not None:
                 faces.append(face)
         self._reset()
-        return [self.thrown(tuple(faces))]
+        return self.thrown(tuple(faces))
 
     def _landed(self) -> int:
         return len([face for face in self._moved.values() if face is not None])
@@ -317,4 +337,4 @@ class Assembler:
     def _reset(self) -> None:
         self._moved.clear()
         self._crooked.clear()
-        self._first_rest = None
+        self._first_rest = self._last_rest = None

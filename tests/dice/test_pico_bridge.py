@@ -56,6 +56,13 @@ class Table:
             self.say(die, RollState.ROLLING, 2)
         for die, face in faces.items():
             self.say(die, RollState.ROLLED, face)
+        self.wait()
+
+    def wait(self, seconds: float = 0.7) -> None:
+        """Time passing, as the bridge's main loop ticks it: a throw of any count is sent once
+        its dice have rested a moment."""
+        self.now += seconds
+        self.bridge.tick(self.now)
 
     def messages(self) -> list[Any]:
         return [parse_message(decode_line(line.rstrip(b"\n"))) for line in self.sent]
@@ -98,8 +105,11 @@ def test_a_crooked_die_holds_the_throw_until_it_is_rolled_again(firmware: Any) -
     table.say(TWO, RollState.CROOKED, 2)
     table.say(THREE, RollState.ROLLED, 1)
     assert table.sent == []
+    table.wait()
+    assert table.sent == []
     table.say(TWO, RollState.ROLLING, 5)
     table.say(TWO, RollState.ROLLED, 3)
+    table.wait()
     assert table.messages() == [Dice((4, 3, 1))]
 
 
@@ -115,6 +125,32 @@ def test_a_die_gone_quiet_sends_no_throw_of_fewer_dice(firmware: Any) -> None:
     table.now += 6
     table.throw({ONE: 6, TWO: 6, THREE: 6})  # the next throw is taken whole
     assert table.messages() == [Dice((6, 6, 6))]
+
+
+def test_with_no_count_a_throw_is_the_dice_that_moved(firmware: Any) -> None:
+    """The Pi cannot tell the bridge how many dice a throw takes: a Dalmatian reroll throws
+    the dice not held, and only they move (the Pi checks the count)."""
+    table = Table(firmware)
+    table.throw({ONE: 2, TWO: 3, THREE: 4})
+    table.throw({ONE: 6, THREE: 5})  # TWO held: it rests where it lay
+    assert table.messages() == [Dice((2, 3, 4)), Dice((6, 5))]
+
+
+def test_with_no_count_a_die_still_tumbling_is_waited_for(firmware: Any) -> None:
+    table = Table(firmware)
+    for die in (ONE, TWO, THREE):
+        table.say(die, RollState.ROLLING, 3)
+    table.say(ONE, RollState.ROLLED, 4)
+    table.say(TWO, RollState.ROLLED, 5)
+    table.wait(0.3)
+    table.say(THREE, RollState.ROLLING, 1)  # still tumbling when the others have rested
+    table.wait(0.3)
+    assert table.sent == []
+    table.say(THREE, RollState.ROLLED, 6)  # the last landing starts the wait again
+    table.wait(0.4)
+    assert table.sent == []
+    table.wait(0.3)
+    assert table.messages() == [Dice((4, 5, 6))]
 
 
 def test_a_throw_of_fewer_dice_when_count_says_so(firmware: Any) -> None:
