@@ -152,8 +152,11 @@ class Site:
         if kept is not None:
             with contextlib.suppress(ValueError, TypeError, KeyError, AttributeError):
                 return Read(changes, kept[0], Dice.from_json(json.loads(kept[1])))
+        thrown: list[tuple[FinishedGame, list[str]]] = []
+        games = self.store.counted_games_of(night, lambda *game: thrown.append(game))
         dice = Dice()
-        read = Read(changes, self.store.games_of(night, each=dice.take), dice)
+        dice.count(thrown)
+        read = Read(changes, games, dice)
         if night != self.store.latest:
             self.store.keep_closed(night, read.games, json.dumps(dice.as_json()).encode())
         return read

@@ -54,6 +54,8 @@ from firmware_host.night.topics import (
 )
 
 Each = Callable[[FinishedGame], FinishedGame]  # what a reader does to each game it reads
+# a reader given each game without its throws, and their texts (``0:button:1-2-3``)
+Count = Callable[[FinishedGame, list[str]], None]
 # the games the host removed (`table-companion league remove`), for the running hub to see
 REMOVED = ("CREATE TABLE IF NOT EXISTS removed (seq INTEGER PRIMARY KEY, at TEXT NOT NULL, "
            "night TEXT NOT NULL, table_id TEXT NOT NULL, game_id INTEGER NOT NULL)")
@@ -453,6 +455,33 @@ class Store:
                 return self._games_of(night, each)
             rows = self._rows("night = ?", night)
         return _parsed(rows, each)
+
+    def counted_games_of(self, night: str, count: Count) -> list[FinishedGame]:
+        """One night's games as :meth:`games_of` reads them but without their throws, which
+        each game gives ``count`` as their texts: an older night's are checked as a whole
+        list each (:func:`~firmware_host.night.topics.parse_counted`), not read into a
+        record apiece, for the league only counts them."""
+        def each(game: FinishedGame) -> FinishedGame:
+            without = replace(game, throws=())
+            count(without, [str(throw) for throw in game.throws])
+            return without
+
+        with self.lock:
+            if night == self.latest:
+                return self._games_of(night, each)
+            rows = self._rows("night = ?", night)
+        games = []
+        for table_id, game_id, kept in rows:
+            try:
+                message, throws = topics.parse_counted(topics.game_topic(table_id, game_id),
+                                                       kept)
+            except BadMessage:
+                continue  # as _kept: a game a stricter hub refuses is forgotten
+            if isinstance(message, Game):
+                game = finished(message)
+                count(game, throws)
+                games.append(game)
+        return sorted(games, key=lambda g: moment(g.ended))
 
     def closed_night(self, night: str) -> tuple[list[FinishedGame], bytes] | None:
         """A closed night's games (lean) and its dice counts (JSON) as :meth:`keep_closed`

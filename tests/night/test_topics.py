@@ -80,6 +80,54 @@ def test_a_games_throws_travel_as_texts_and_are_checked() -> None:
                          json.dumps({**data, "throws": bad}).encode())
 
 
+def _both(payload: bytes) -> tuple[object, object]:
+    """What parse and parse_counted make of a game's payload: the message (the counted one's
+    throws put back from its texts) or the refusal."""
+    topic = topics.game_topic("table-2", 7)
+    results: list[object] = []
+    for read in (topics.parse, topics.parse_counted):
+        try:
+            got = read(topic, payload)
+        except BadMessage:
+            got = BadMessage
+        if isinstance(got, tuple):
+            message, texts = got
+            got = replace(message, throws=tuple(topics.ThrowText().check(t, "") for t in texts)
+                          ) if isinstance(message, Game) else message
+        results.append(got)
+    return results[0], results[1]
+
+
+THROW_TEXT = r"\A[0-9]{1,2}:(button|manual|dice app|unknown):[0-9](-[0-9]){0,16}\Z"
+THROW_TEXTS = st.lists(st.from_regex(THROW_TEXT)
+                       | st.sampled_from(["0:button:1\n1:manual:2", "00:button:6", "01:serial:2-3",
+                                          "1:pixels:1-2-3-4-5-6-1-2-3-4-5-6-1-2-3-4"])
+                       | st.integers() | st.none(), max_size=6) | st.none() | st.text(max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(THROW_TEXTS)
+def test_a_games_throws_read_as_texts_pass_and_fail_as_when_read_one_by_one(throws: object
+                                                                             ) -> None:
+    data = json.loads(topics.game_payload(GAME))
+    parsed, counted = _both(json.dumps({**data, "throws": throws}).encode())
+    assert counted == parsed
+
+
+def test_a_games_throws_read_as_texts_are_the_games_throws() -> None:
+    thrown = replace(GAME, throws=(topics.Thrown(0, "button", (1, 2, 3, 4, 5)),
+                                   topics.Thrown(1, "manual", (6,))))
+    game, texts = topics.parse_counted(topics.game_topic("table-2", 7),
+                                       topics.game_payload(thrown))
+    assert (game, texts) == (replace(thrown, throws=()), ["0:button:1-2-3-4-5", "1:manual:6"])
+    data = json.loads(topics.game_payload(thrown))
+    for bad in (["2:button:1"], ["0:button:1\n1:manual:2"], [0], "0:button:1",
+                ["00:button:1"] * (topics.MAX_THROWS + 1)):
+        assert _both(json.dumps({**data, "throws": bad}).encode()) == (BadMessage, BadMessage)
+    for other in (topics.game_payload(GAME).replace(b"20:30:00", b"19:30:00"), b"", b"{"):
+        assert _both(other)[0] == _both(other)[1]
+
+
 def test_a_game_too_long_with_its_throws_is_sent_without_them() -> None:
     from datetime import datetime
 

@@ -50,6 +50,10 @@ class Throw:
     source: str
     dice: tuple[int, ...]
 
+    def __str__(self) -> str:
+        """``0:button:1-2-3``, as the wire and the hub's file write it."""
+        return f"{self.seat}:{self.source}:{'-'.join(map(str, self.dice))}"
+
 
 @dataclass(frozen=True)
 class FinishedGame:

@@ -10,6 +10,7 @@ from scratch over the same games.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -111,6 +112,13 @@ def lean(game: FinishedGame) -> FinishedGame:
     return replace(game, throws=()) if game.throws else game
 
 
+@functools.lru_cache(maxsize=4096)
+def _sized(dice: str) -> tuple[int, int]:
+    """How many dice a throw's text (``1-2-3``) holds, and their total."""
+    faces = dice.split("-")
+    return len(faces), sum(map(int, faces))
+
+
 @dataclass
 class Counts(Generic[K]):
     """The dice thrown under each key: every face, and the totals of each number of dice
@@ -123,14 +131,19 @@ class Counts(Generic[K]):
         self.add_all(key, [dice])
 
     def add_all(self, key: K, throws: Iterable[tuple[int, ...]]) -> None:
-        """Every throw of ``throws`` under ``key``: counted in a few bulk updates (a
-        league's first page counts hundreds of thousands of throws)."""
-        faces: list[int] = []
+        """Every throw of ``throws`` under ``key``."""
+        self.add_texts(key, ["-".join(map(str, dice)) for dice in throws])
+
+    def add_texts(self, key: K, throws: list[str]) -> None:
+        """Every throw of ``throws`` (their dice as the wire writes them, ``1-2-3``) under
+        ``key``: counted in a few bulk updates (a league's first page counts hundreds of
+        thousands of throws), faces and sizes in the order they first appear."""
+        faces = Counter("".join(throws))
+        faces.pop("-", None)
         sums: dict[int, list[int]] = {}
-        for dice in throws:
-            faces.extend(dice)
-            sums.setdefault(len(dice), []).append(sum(dice))
-        self.faces.setdefault(key, Counter()).update(faces)
+        for size, total in map(_sized, throws):
+            sums.setdefault(size, []).append(total)
+        self.faces.setdefault(key, Counter()).update({int(f): n for f, n in faces.items()})
         totals = self.totals.setdefault(key, {})
         for size, counted in sums.items():
             totals.setdefault(size, Counter()).update(counted)
@@ -157,17 +170,25 @@ class Dice:
     def take(self, game: FinishedGame) -> FinishedGame:
         if not game.throws:
             return game
-        names = {p.seat: p.name for p in game.players}
-        by_name: dict[str, list[tuple[int, ...]]] = {}
-        by_source: dict[str, list[tuple[int, ...]]] = {}
-        for throw in game.throws:
-            by_name.setdefault(names[throw.seat], []).append(throw.dice)
-            by_source.setdefault(throw.source, []).append(throw.dice)
-        for name, throws in by_name.items():
-            self.players.add_all(name, throws)
-        for source, throws in by_source.items():
-            self.tables.add_all((game.name, source), throws)
+        self.count([(game, [str(throw) for throw in game.throws])])
         return lean(game)
+
+    def count(self, games: Iterable[tuple[FinishedGame, list[str]]]) -> None:
+        """Count games' throws given as their texts (``0:button:1-2-3``), as the store reads
+        them from its file without a record for each: grouped first, so that each name and
+        each table's source is counted in one bulk update for all of ``games``."""
+        by_name: dict[str, list[str]] = {}
+        by_source: dict[tuple[str, str], list[str]] = {}
+        for game, throws in games:
+            names = {p.seat: p.name for p in game.players}
+            for text in throws:
+                seat, source, dice = text.split(":")
+                by_name.setdefault(names[int(seat)], []).append(dice)
+                by_source.setdefault((game.name, source), []).append(dice)
+        for name, texts in by_name.items():
+            self.players.add_texts(name, texts)
+        for table_source, texts in by_source.items():
+            self.tables.add_texts(table_source, texts)
 
     @classmethod
     def counted(cls, games: Iterable[FinishedGame]) -> Dice:
