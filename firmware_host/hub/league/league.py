@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import functools
 import json
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from itertools import repeat
 from typing import Any, Generic, TypeVar
 
 from firmware_host.hub.league.finished import FinishedGame
@@ -112,7 +113,7 @@ def lean(game: FinishedGame) -> FinishedGame:
     return replace(game, throws=()) if game.throws else game
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=16384)
 def _sized(dice: str) -> tuple[int, int]:
     """How many dice a throw's text (``1-2-3``) holds, and their total."""
     faces = dice.split("-")
@@ -140,9 +141,10 @@ class Counts(Generic[K]):
         thousands of throws), faces and sizes in the order they first appear."""
         faces = Counter("".join(throws))
         faces.pop("-", None)
-        sums: dict[int, list[int]] = {}
-        for size, total in map(_sized, throws):
-            sums.setdefault(size, []).append(total)
+        sums: defaultdict[int, Counter[int]] = defaultdict(Counter)
+        for text, times in Counter(throws).items():  # in the order each first appears
+            size, total = _sized(text)
+            sums[size][total] += times
         self.faces.setdefault(key, Counter()).update({int(f): n for f, n in faces.items()})
         totals = self.totals.setdefault(key, {})
         for size, counted in sums.items():
@@ -177,14 +179,14 @@ class Dice:
         """Count games' throws given as their texts (``0:button:1-2-3``), as the store reads
         them from its file without a record for each: grouped first, so that each name and
         each table's source is counted in one bulk update for all of ``games``."""
-        by_name: dict[str, list[str]] = {}
-        by_source: dict[tuple[str, str], list[str]] = {}
+        by_name: defaultdict[str, list[str]] = defaultdict(list)
+        by_source: defaultdict[tuple[str, str], list[str]] = defaultdict(list)
         for game, throws in games:
-            names = {p.seat: p.name for p in game.players}
-            for text in throws:
-                seat, source, dice = text.split(":")
-                by_name.setdefault(names[int(seat)], []).append(dice)
-                by_source.setdefault((game.name, source), []).append(dice)
+            names = {text: p.name for p in game.players  # a seat may be written 05
+                     for text in (str(p.seat), f"{p.seat:02d}")}
+            for seat, source, dice in map(str.split, throws, repeat(":")):
+                by_name[names[seat]].append(dice)
+                by_source[game.name, source].append(dice)
         for name, texts in by_name.items():
             self.players.add_texts(name, texts)
         for table_source, texts in by_source.items():

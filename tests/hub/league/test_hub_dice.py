@@ -84,3 +84,42 @@ def test_a_night_without_games_has_no_dice_page(served: str) -> None:
     with pytest.raises(urllib.error.HTTPError) as error:
         get(served + urls.night_dice("2026-11-22"))
     assert error.value.code == 404
+
+
+def test_dice_counted_from_their_texts_are_counted_throw_by_throw() -> None:
+    """The store's file gives the league a game's throws as texts (a seat may be written
+    05), counted in bulk: the counts are those of each throw counted in turn, in the same
+    order (the pages and the kept counts follow it)."""
+    from collections import Counter
+    from dataclasses import replace
+
+    from firmware_host.hub.league.league import Dice
+    from firmware_host.hub.store import finished
+
+    rng = random.Random(5)
+    games = [replace(finished(Game(
+        "t-1", f"Table {game_id % 2}", game_id, "Dalmatian", "2026-11-24T20:00:00+01:00",
+        "2026-11-24T20:30:00+01:00", "2026-11-24", (Player(0, "Ann", 3, 1),
+                                                    Player(5, "Ben", 2, 2)))), throws=tuple(
+        replace(t, seat=rng.choice((0, 5))) for t in throws(rng, 40, source="manual")
+        + throws(rng, 20, [1, 1, 1, 1, 1, 3]))) for game_id in range(1, 6)]
+    faces: dict[object, Counter[int]] = {}
+    totals: dict[object, dict[int, Counter[int]]] = {}
+    for game in games:
+        for throw in game.throws:
+            name = "Ann" if throw.seat == 0 else "Ben"
+            for key in (name, (game.name, throw.source)):
+                faces.setdefault(key, Counter()).update(throw.dice)
+                totals.setdefault(key, {}).setdefault(len(throw.dice), Counter()).update(
+                    [sum(throw.dice)])
+    dice = Dice()
+    dice.count([(replace(g, throws=()), [f"{t.seat:02d}:{t.source}:"
+                                         + "-".join(map(str, t.dice)) for t in g.throws])
+                for g in games])
+    for counts in (dice.players, dice.tables):
+        for key, counted in counts.faces.items():
+            assert list(counted.items()) == list(faces[key].items())
+            assert [(size, list(c.items())) for size, c in counts.totals[key].items()] == [
+                (size, list(c.items())) for size, c in totals[key].items()]
+    assert {*dice.players.faces, *dice.tables.faces} == set(faces)
+    assert dice.as_json() == Dice.counted(games).as_json()
