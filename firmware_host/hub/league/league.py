@@ -10,7 +10,6 @@ from scratch over the same games.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
@@ -113,11 +112,9 @@ def lean(game: FinishedGame) -> FinishedGame:
     return replace(game, throws=()) if game.throws else game
 
 
-@functools.lru_cache(maxsize=16384)
 def _sized(dice: str) -> tuple[int, int]:
-    """How many dice a throw's text (``1-2-3``) holds, and their total."""
-    faces = dice.split("-")
-    return len(faces), sum(map(int, faces))
+    """How many dice a throw's text (``1-2-3``: one digit a die) holds, and their total."""
+    return (len(dice) + 1) // 2, sum(map(int, dice[::2]))
 
 
 @dataclass
