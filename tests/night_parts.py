@@ -259,10 +259,11 @@ class Table:
 
     def play(self, scenario: str = "dalmatian", seed: int = 1) -> None:
         """One whole scenario through the simulator on this table's journal."""
-        subprocess.run([sys.executable, "-m", "firmware_host.cli", "sim", "--config",
-                        str(self.config), "--journal", str(self.journal), "--scenario",
-                        scenario, "--out", str(self.folder / "frames"), "--seed", str(seed)],
-                       cwd=ROOT, check=True, capture_output=True, timeout=60)
+        done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "sim", "--config",
+                               str(self.config), "--journal", str(self.journal), "--scenario",
+                               scenario, "--out", str(self.folder / "frames"), "--seed",
+                               str(seed)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, f"{self.name}: sim exited {done.returncode}: {done.stderr}"
 
     def publish(self) -> Tool:
         self.publisher = Tool(["publish", "--config", str(self.config), "--keepalive",

@@ -43,7 +43,15 @@ STOPS_WITHIN_S = 3.0
 
 def play_round(tables: list[Table], during: Callable[[], None] = lambda: None) -> None:
     """Every table plays one whole game at once, while ``during`` does its mischief."""
-    players = [threading.Thread(target=table.play, args=("dalmatian", n))
+    failures: list[BaseException] = []
+
+    def play(table: Table, seed: int) -> None:
+        try:
+            table.play("dalmatian", seed)
+        except BaseException as err:  # a thread's failure is the test's
+            failures.append(err)
+
+    players = [threading.Thread(target=play, args=(table, n))
                for n, table in enumerate(tables, start=1)]
     for thread in players:
         thread.start()
@@ -51,6 +59,7 @@ def play_round(tables: list[Table], during: Callable[[], None] = lambda: None) -
     for thread in players:
         thread.join(timeout=60)
         assert not thread.is_alive(), "a simulated game did not end within 60 s"
+    assert not failures, failures
 
 
 def test_three_tables_lose_nothing_and_double_nothing_through_every_failure(
