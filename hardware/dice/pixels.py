@@ -27,12 +27,12 @@ INFO_SERVICE = "0000180a-0000-1000-8000-00805f9b34fb"
 class RollState(enum.IntEnum):
     """The die's own account of its motion, as its firmware numbers it."""
 
-    UNKNOWN = 0
-    ROLLED = 1  # came to rest on a face after what looked like a proper roll
-    HANDLING = 2
-    ROLLING = 3
-    CROOKED = 4  # came to rest, but not flat on a face
-    ON_FACE = 5  # at rest on a face without having been rolled (or too little to count)
+    UNKNOWN = portable.UNKNOWN
+    ROLLED = portable.ROLLED  # came to rest on a face after what looked like a proper roll
+    HANDLING = portable.HANDLING
+    ROLLING = portable.ROLLING
+    CROOKED = portable.CROOKED  # came to rest, but not flat on a face
+    ON_FACE = portable.ON_FACE  # at rest on a face without being rolled (or too little)
 
 
 class BadAdvertisement(HardwareError, ValueError):
